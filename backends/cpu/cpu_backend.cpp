@@ -1,0 +1,177 @@
+// The CPU backend: OpenMP threads over groups of blocks, SIMD inside each group (full_search_*.cpp).
+#include <omp.h>
+
+#include <array>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cpu_features.hpp"
+#include "full_search.hpp"
+#include "hpel_refine.hpp"
+#include "padded_frame.hpp"
+#include "xme/backend.hpp"
+#include "xme/error.hpp"
+#include "xme/search_key.hpp"
+
+namespace xme {
+namespace cpu {
+namespace {
+
+std::string processor_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    }
+    return "unknown processor";
+}
+
+DeviceInfo describe_cpu() {
+    DeviceInfo info;
+    info.name = "cpu";
+    info.backend = "cpu";
+    info.variants = supported_kernels();
+    info.description = processor_name() + ", " + std::to_string(omp_get_max_threads()) + " threads, SAD kernel " +
+                       info.variants.front();
+    info.preference = 10;  // below any GPU
+    return info;
+}
+
+// Keeps the padded copies of the last two frames, so that a frame that is the current frame of one
+// pair and the reference of the next is padded once.
+class PaddedFrameCache {
+public:
+    const PaddedFrame& get(std::int64_t id, PlaneView plane, int margin, int width, int height) {
+        for (auto& slot : slots_) {
+            if (slot.filled && slot.id == id) {
+                slot.last_use = ++clock_;
+                return slot.frame;
+            }
+        }
+        Slot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
+        victim = {id, PaddedFrame(plane, margin, width, height), ++clock_, true};
+        return victim.frame;
+    }
+
+private:
+    struct Slot {
+        std::int64_t id = 0;
+        PaddedFrame frame;
+        std::uint64_t last_use = 0;
+        bool filled = false;
+    };
+    std::array<Slot, 2> slots_;
+    std::uint64_t clock_ = 0;
+};
+
+class CpuSession final : public SynchronousSession {
+public:
+    CpuSession(const SessionOptions& options, const std::string& kernel_name)
+        : options_(options), kernel_(find_kernel(kernel_name)) {
+        threads_ = options.threads > 0 ? options.threads : omp_get_max_threads();
+        const int b = options.params.block_size;
+        blocks_x_ = blocks_across(options.width, b);
+        blocks_y_ = blocks_across(options.height, b);
+        const int width = group_width(kernel_, b);
+        groups_ = (blocks_x_ * b + width - 1) / width;
+        scratch_words_ = scratch_words(kernel_, options.params.range);
+        scratch_.resize(scratch_words_ * static_cast<std::size_t>(threads_));
+        keys_.resize(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_));
+    }
+
+protected:
+    PairResult compute(const FramePair& pair) override {
+        check_size(pair.reference, "reference");
+        check_size(pair.current, "current");
+        const auto start = std::chrono::steady_clock::now();
+        const SearchFrames frames = pad(pair);
+        const bool refine = options_.params.algorithm == Algorithm::full_search_hpel;
+        PairResult result{pair.current_id, MotionField(options_.width, options_.height, options_.params.block_size,
+                                                       refine ? 4 : 1),
+                          0};
+        const int blocks = blocks_x_ * blocks_y_;
+#pragma omp parallel num_threads(threads_)
+        {
+            std::uint64_t* scratch = scratch_.data() + scratch_words_ * static_cast<std::size_t>(omp_get_thread_num());
+#pragma omp for schedule(dynamic) collapse(2)
+            for (int row = 0; row < blocks_y_; ++row) {
+                for (int group = 0; group < groups_; ++group) {
+                    kernel_.search_group(frames, row, group, keys_.data(), scratch);
+                }
+            }
+#pragma omp for schedule(static)
+            for (int i = 0; i < blocks; ++i) {
+                const std::uint64_t key = keys_[static_cast<std::size_t>(i)];
+                result.field.blocks[static_cast<std::size_t>(i)] =
+                    refine ? refine_half_pel(frames, options_.width, options_.height, i % blocks_x_, i / blocks_x_, key)
+                           : BlockMotion{static_cast<std::int16_t>(2 * key_half_x(key)),
+                                         static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
+            }
+        }
+        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
+
+private:
+    void check_size(PlaneView plane, const char* role) const {
+        if (plane.width != options_.width || plane.height != options_.height) {
+            throw Error(ErrorKind::invalid_argument,
+                        std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
+                            std::to_string(plane.height) + " but the session was opened for " +
+                            std::to_string(options_.width) + "x" + std::to_string(options_.height));
+        }
+    }
+
+    SearchFrames pad(const FramePair& pair) {
+        const int b = options_.params.block_size;
+        const int margin = padding_margin(options_.params.range);
+        const int width = groups_ * group_width(kernel_, b);
+        const int height = blocks_y_ * b;
+        const PaddedFrame& current = frames_.get(pair.current_id, pair.current, margin, width, height);
+        const PaddedFrame& reference = frames_.get(pair.reference_id, pair.reference, margin, width, height);
+        return {current.origin(), reference.origin(), current.stride(), blocks_x_ * b, height, blocks_x_, blocks_y_,
+                options_.params};
+    }
+
+    SessionOptions options_;
+    SearchKernel kernel_;
+    int threads_ = 1;
+    int blocks_x_ = 0;
+    int blocks_y_ = 0;
+    int groups_ = 0;
+    std::size_t scratch_words_ = 0;
+    std::vector<std::uint64_t> scratch_;
+    std::vector<std::uint64_t> keys_;
+    PaddedFrameCache frames_;
+};
+
+class CpuDevice final : public Device {
+public:
+    [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+    [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        return std::make_unique<CpuSession>(options, checked_variant(info_, options));
+    }
+
+private:
+    DeviceInfo info_ = describe_cpu();
+};
+
+class CpuBackend final : public Backend {
+public:
+    [[nodiscard]] std::string name() const override { return "cpu"; }
+    [[nodiscard]] std::vector<DeviceInfo> devices() override { return {describe_cpu()}; }
+    [[nodiscard]] std::unique_ptr<Device> open(std::string_view device_name) override {
+        if (device_name != "cpu") throw Error(ErrorKind::device, "the CPU backend has no device " + std::string(device_name));
+        return std::make_unique<CpuDevice>();
+    }
+};
+
+}  // namespace
+}  // namespace cpu
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+
+}  // namespace xme

@@ -1,0 +1,58 @@
+// Integer full search over edge-padded frames, one kernel per instruction set, all bit-exact with
+// the reference. A kernel searches one group of horizontally adjacent blocks: as many blocks as one
+// vector register holds side by side, so every SAD lane does useful work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "xme/params.hpp"
+
+namespace xme::cpu {
+
+struct SearchFrames {
+    const std::uint8_t* current = nullptr;    // pixel (0, 0) of the padded current frame
+    const std::uint8_t* reference = nullptr;  // pixel (0, 0) of the padded reference frame
+    std::ptrdiff_t stride = 0;                // shared by both padded frames
+    int padded_width = 0;                     // Wp, Hp of SPEC §1
+    int padded_height = 0;
+    int blocks_x = 0;
+    int blocks_y = 0;
+    SearchParams params;
+};
+
+// Writes the packed key (search_key.hpp) of the best integer candidate of every block of one
+// group of block row `block_row` into best_keys[block_row * blocks_x + bx]. `scratch` holds
+// scratch_words() words, private to the calling thread.
+using GroupSearch = void (*)(const SearchFrames& frames, int block_row, int group, std::uint64_t* best_keys,
+                             std::uint64_t* scratch);
+
+struct SearchKernel {
+    GroupSearch search_group = nullptr;
+    int vector_bytes = 0;  // a group is max(vector_bytes, block_size) pixels wide
+};
+
+// The kernel of that name ("avx512bw", "avx2", "sse2", "portable"); the caller checked support.
+[[nodiscard]] SearchKernel find_kernel(std::string_view name);
+
+[[nodiscard]] inline int group_width(const SearchKernel& kernel, int block_size) {
+    return kernel.vector_bytes > block_size ? kernel.vector_bytes : block_size;
+}
+
+// Per candidate column of the window: its tie-break key and an invalid-lane mask per accumulator.
+[[nodiscard]] inline std::size_t scratch_words(const SearchKernel& kernel, int range) {
+    return static_cast<std::size_t>(2 * range + 1) * (1 + 2 * static_cast<std::size_t>(kernel.vector_bytes / 8));
+}
+
+// Margin the padded frames need around (0, 0)..(groups * group width, Hp) for a range: the
+// search window plus the extra sample of half-pel interpolation.
+[[nodiscard]] inline int padding_margin(int range) { return range + 2; }
+
+// Per instruction set, defined in full_search_<name>.cpp.
+SearchKernel portable_kernel();
+SearchKernel sse2_kernel();
+SearchKernel avx2_kernel();
+SearchKernel avx512bw_kernel();
+
+}  // namespace xme::cpu

@@ -1,0 +1,148 @@
+// The integer full-search kernel, written once over a small set of vector operations (`Ops`) and
+// instantiated per instruction set by full_search_<name>.cpp, each compiled with its own flags.
+// Everything here has internal linkage and calls no library code: each instruction set gets its
+// own copy, so the linker can never hand a function compiled for wider instructions to another.
+//
+// A group is as many horizontally adjacent blocks as one vector holds. For each candidate, each
+// row's SAD for all blocks of the group takes one unaligned load of the reference and one packed
+// SAD instruction, which sums every 8 bytes into a 64-bit lane; blocks of 16 or 32 then add their
+// lanes together, and blocks of 4 use two masked passes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "full_search.hpp"
+#include "xme/search_key.hpp"
+
+namespace xme::cpu {
+namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one private copy per instruction set
+
+constexpr std::uint64_t invalid_candidate_bit = std::uint64_t{1} << 62;  // above every real key
+constexpr std::uint64_t no_key_yet = ~std::uint64_t{0} >> 1;  // positive as int64: AVX2 compares signed
+
+inline int min_of(int a, int b) { return a < b ? a : b; }
+inline int max_of(int a, int b) { return a > b ? a : b; }
+
+template <class Ops, int BlockSize>
+void search_group_sized(const SearchFrames& f, int block_row, int group, std::uint64_t* best_keys,
+                        std::uint64_t* scratch) {
+    using Vector = typename Ops::Vector;
+    constexpr int vector_bytes = Ops::bytes;
+    constexpr int lanes = vector_bytes / 8;
+    constexpr int width = vector_bytes > BlockSize ? vector_bytes : BlockSize;
+    constexpr int chunks = width / vector_bytes;
+    constexpr int blocks_in_group = width / BlockSize;
+    constexpr int lanes_per_block = BlockSize >= 8 ? (BlockSize / chunks) / 8 : 1;
+    constexpr bool split_quads = BlockSize == 4;  // two 4-wide blocks share each 8-byte lane
+
+    const int r = f.params.range;
+    const int x0 = group * width;
+    const int y0 = block_row * BlockSize;
+    const bool restrict_mode = f.params.border == BorderMode::restrict;
+
+    // SPEC §2: the window of each block; the group searches their union and masks each lane.
+    int block_dx_low[blocks_in_group];
+    int block_dx_high[blocks_in_group];
+    int dx_low = r;
+    int dx_high = -r;
+    for (int k = 0; k < blocks_in_group; ++k) {
+        const int bx = x0 + k * BlockSize;
+        block_dx_low[k] = -r;
+        block_dx_high[k] = r;
+        if (restrict_mode) {
+            block_dx_low[k] = max_of(-r, -bx);
+            block_dx_high[k] = bx <= f.padded_width - BlockSize ? min_of(r, f.padded_width - BlockSize - bx) : 0;
+        }
+        dx_low = min_of(dx_low, block_dx_low[k]);
+        dx_high = max_of(dx_high, block_dx_high[k]);
+    }
+    int dy_low = -r;
+    int dy_high = r;
+    if (restrict_mode) {
+        dy_low = max_of(-r, -y0);
+        dy_high = min_of(r, f.padded_height - BlockSize - y0);
+    }
+
+    // Per candidate dx: the key's tie-break fields for the current dy, then one invalid-lane mask
+    // for each accumulator (even and odd 4-wide blocks, or all blocks).
+    const int window = dx_high - dx_low + 1;
+    std::uint64_t* secondary = scratch;
+    std::uint64_t* invalid[2] = {scratch + window, scratch + window + static_cast<std::ptrdiff_t>(window) * lanes};
+    bool any_invalid = false;
+    for (int dx = dx_low; dx <= dx_high; ++dx) {
+        for (int half = 0; half < 2; ++half) {
+            for (int lane = 0; lane < lanes; ++lane) {
+                const int k = split_quads ? 2 * lane + half : (chunks == 1 ? lane * 8 / BlockSize : 0);
+                const bool valid = dx >= block_dx_low[k] && dx <= block_dx_high[k];
+                invalid[half][(dx - dx_low) * lanes + lane] = valid ? 0 : invalid_candidate_bit;
+                any_invalid = any_invalid || !valid;
+            }
+        }
+    }
+
+    const std::ptrdiff_t stride = f.stride;
+    const std::uint8_t* current = f.current + y0 * stride + x0;
+    const Vector even_mask = Ops::even_quads_mask();
+    const Vector odd_mask = Ops::bit_not(even_mask);
+    Vector best[2] = {Ops::broadcast(no_key_yet), Ops::broadcast(no_key_yet)};
+
+    for (int dy = dy_low; dy <= dy_high; ++dy) {
+        for (int dx = dx_low; dx <= dx_high; ++dx) secondary[dx - dx_low] = pack_search_key(0, 2 * dx, 2 * dy);
+        const std::uint8_t* reference_row = f.reference + (y0 + dy) * stride + x0;
+        for (int dx = dx_low; dx <= dx_high; ++dx) {
+            const std::uint8_t* reference = reference_row + dx;
+            Vector sums[2] = {Ops::zero(), Ops::zero()};
+            for (int j = 0; j < BlockSize; ++j) {
+                for (int c = 0; c < chunks; ++c) {
+                    const Vector cur = Ops::load(current + j * stride + c * vector_bytes);
+                    const Vector ref = Ops::load(reference + j * stride + c * vector_bytes);
+                    if constexpr (split_quads) {
+                        sums[0] = Ops::add(sums[0], Ops::sad(Ops::bit_and(cur, even_mask), Ops::bit_and(ref, even_mask)));
+                        sums[1] = Ops::add(sums[1], Ops::sad(Ops::bit_and(cur, odd_mask), Ops::bit_and(ref, odd_mask)));
+                    } else {
+                        sums[0] = Ops::add(sums[0], Ops::sad(cur, ref));
+                    }
+                }
+            }
+            if constexpr (lanes_per_block >= 2) sums[0] = Ops::fold_pairs(sums[0]);
+            if constexpr (lanes_per_block >= 4) sums[0] = Ops::fold_quads(sums[0]);
+            const Vector tie_break = Ops::broadcast(secondary[dx - dx_low]);
+            for (int half = 0; half < (split_quads ? 2 : 1); ++half) {
+                Vector key = Ops::bit_or(Ops::cost_to_key(sums[half]), tie_break);
+                if (any_invalid) key = Ops::bit_or(key, Ops::load_words(invalid[half] + (dx - dx_low) * lanes));
+                best[half] = Ops::min_key(best[half], key);
+            }
+        }
+    }
+
+    std::uint64_t lane_keys[2][lanes];
+    Ops::store_words(lane_keys[0], best[0]);
+    Ops::store_words(lane_keys[1], best[1]);
+    for (int k = 0; k < blocks_in_group; ++k) {
+        const int bx = group * blocks_in_group + k;
+        if (bx >= f.blocks_x) break;
+        const std::uint64_t key = split_quads ? lane_keys[k % 2][k / 2]
+                                              : lane_keys[0][chunks == 1 ? k * BlockSize / 8 : 0];
+        best_keys[block_row * f.blocks_x + bx] = key;
+    }
+}
+
+template <class Ops>
+void search_group(const SearchFrames& f, int block_row, int group, std::uint64_t* best_keys,
+                  std::uint64_t* scratch) {
+    switch (f.params.block_size) {
+        case 4: search_group_sized<Ops, 4>(f, block_row, group, best_keys, scratch); break;
+        case 8: search_group_sized<Ops, 8>(f, block_row, group, best_keys, scratch); break;
+        case 16: search_group_sized<Ops, 16>(f, block_row, group, best_keys, scratch); break;
+        default: search_group_sized<Ops, 32>(f, block_row, group, best_keys, scratch); break;
+    }
+}
+
+template <class Ops>
+SearchKernel make_kernel() {
+    return {&search_group<Ops>, Ops::bytes};
+}
+
+}  // namespace
+}  // namespace xme::cpu

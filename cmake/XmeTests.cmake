@@ -1,0 +1,10 @@
+# The suites become separate CTest tests, so that a failure names its area and `ctest -j` runs them
+# side by side. Conformance runs once per backend family; a family with no usable device here exits
+# 77 after saying why, which CTest shows as skipped, never as passed.
+foreach(suite reference io)
+  add_test(NAME ${suite} COMMAND xme_tests --test-suite=${suite})
+endforeach()
+foreach(backend cpu cuda vulkan)
+  add_test(NAME conformance_${backend} COMMAND xme_tests --test-suite=conformance)
+  set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
+endforeach()

@@ -1,0 +1,72 @@
+// The abstract device: what a user of xme (and the scheduler) sees of any backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xme/frame.hpp"
+#include "xme/motion_field.hpp"
+#include "xme/params.hpp"
+
+namespace xme {
+
+struct DeviceInfo {
+    std::string name;         // how it is opened: "cpu", "cuda:0", "vulkan:1"
+    std::string backend;      // the family: "cpu", "cuda", "vulkan"
+    std::string description;  // model, memory, instruction set: one line for people
+    bool available = true;
+    std::string unavailable_reason;  // when not available: why, and what to do about it
+    std::vector<std::string> variants;  // implementation strategies; the first is the default
+    int preference = 0;  // "best available" opens the available device with the highest value
+};
+
+struct SessionOptions {
+    SearchParams params;
+    std::string variant;  // empty: the device's default variant
+    int threads = 0;      // host threads a device may use; 0: all
+    int width = 0;        // frame size of every pair submitted to the session
+    int height = 0;
+};
+
+// One frame pair. An id names a frame's pixels: a device may keep a frame it has seen resident and
+// skip its upload when the same id comes back (frame i's current frame is frame i+1's reference).
+struct FramePair {
+    std::int64_t reference_id = 0;
+    PlaneView reference;
+    std::int64_t current_id = 0;
+    PlaneView current;
+};
+
+struct PairResult {
+    std::int64_t current_id = 0;
+    MotionField field;
+    double device_seconds = 0;  // the device's own time for this pair (events, timestamps, clocks)
+};
+
+// A stream of frame pairs on one device, with fixed options. Devices may work asynchronously.
+class MotionSession {
+public:
+    virtual ~MotionSession() = default;
+    // Queues a pair; its planes must stay valid until its result has been received.
+    virtual void submit(const FramePair& pair) = 0;
+    // The oldest queued pair's result, waiting for it if needed.
+    [[nodiscard]] virtual PairResult receive() = 0;
+    [[nodiscard]] virtual std::size_t pending() const = 0;
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    [[nodiscard]] virtual const DeviceInfo& info() const = 0;
+    // Throws Error(unsupported) or Error(invalid_argument) naming what this device cannot do.
+    [[nodiscard]] virtual std::unique_ptr<MotionSession> open_session(const SessionOptions& options) = 0;
+};
+
+// Convenience for one pair: opens a session, submits, receives.
+[[nodiscard]] MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneView reference,
+                                        PlaneView current);
+
+}  // namespace xme

@@ -1,0 +1,28 @@
+// Writing motion fields as they are produced, so that every finished frame is on disk even when a
+// later one fails.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "xme/motion_field.hpp"
+
+namespace xme {
+
+class FieldWriter {
+public:
+    virtual ~FieldWriter() = default;
+    // Appends one frame's field; the file is complete and valid after every call.
+    virtual void write(std::int64_t frame_index, const MotionField& field) = 0;
+};
+
+// By extension:
+// - ".csv": header `frame,x,y,mv_x,mv_y,cost,cost_scale`, one row per block; x, y are the block's
+//   top-left pixel, mv in quarter-pel.
+// - ".npy": an int32 array of shape (rows, 7) with the same columns in the same order,
+//   loadable with numpy.load.
+// Throws Error(invalid_argument) for another extension, Error(io) when the file cannot be written.
+[[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path);
+
+}  // namespace xme

@@ -1,0 +1,29 @@
+// Quality of a motion field: how well the reference, moved by the vectors, predicts the frame.
+#pragma once
+
+#include <cstdint>
+
+#include "xme/frame.hpp"
+#include "xme/motion_field.hpp"
+
+namespace xme {
+
+struct FrameMetrics {
+    std::uint64_t total_cost = 0;
+    int cost_scale = 1;
+    double mc_psnr_db = 0;    // motion-compensated prediction against the current frame
+    double zero_psnr_db = 0;  // the reference itself (zero motion) against the current frame
+};
+
+// PSNR of identical planes, which is infinite, is reported as this value so that JSON stays valid.
+inline constexpr double psnr_identical_db = 100.0;
+
+[[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
+
+// Motion compensation: each block of the current frame copied from the reference at its vector,
+// half-pel positions as the bilinear average rounded to nearest (SPEC §4's samples, rounded).
+[[nodiscard]] Plane predict_frame(PlaneView reference, const MotionField& field);
+
+[[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field);
+
+}  // namespace xme

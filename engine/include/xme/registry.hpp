@@ -1,0 +1,41 @@
+// Every backend compiled into a program, the devices they find, and opening one by name.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xme/backend.hpp"
+
+namespace xme {
+
+class Registry {
+public:
+    void add(std::unique_ptr<Backend> backend);
+    // A backend left out of this build, so that listings can say why it is missing.
+    void add_absent(std::string backend_name, std::string reason);
+
+    // Every device of every backend, unavailable ones and absent backends included.
+    [[nodiscard]] const std::vector<DeviceInfo>& devices();
+    // Opens "cpu", "cuda:0", a family name alone ("vulkan": its first available device), or
+    // "auto" (the available device with the highest preference). Unknown or unavailable names
+    // throw Error with the list of what exists.
+    [[nodiscard]] std::unique_ptr<Device> open(std::string_view name);
+    // The name "auto" resolves to, and why it was chosen.
+    [[nodiscard]] std::string best_device_name(std::string* reason = nullptr);
+
+private:
+    struct Absent {
+        std::string name;
+        std::string reason;
+    };
+    [[nodiscard]] Backend* find_backend(std::string_view family) const;
+
+    std::vector<std::unique_ptr<Backend>> backends_;
+    std::vector<Absent> absent_;
+    std::vector<DeviceInfo> devices_;
+    bool listed_ = false;
+};
+
+}  // namespace xme

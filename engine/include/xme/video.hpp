@@ -1,0 +1,74 @@
+// Reading and writing video, one frame at a time: a long video is never loaded whole.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "xme/frame.hpp"
+
+namespace xme {
+
+struct VideoInfo {
+    int width = 0;
+    int height = 0;
+    ChromaFormat chroma = ChromaFormat::yuv420;  // of the frames handed out
+    int fps_num = 25;
+    int fps_den = 1;
+    std::int64_t frame_count = -1;  // -1 when the container does not say
+    std::string format;             // "y4m", "raw", or "ffmpeg:<demuxer>/<codec>"
+};
+
+// How to read raw planar YUV, which carries no header.
+struct RawVideoOptions {
+    int width = 0;  // both required for raw input
+    int height = 0;
+    ChromaFormat chroma = ChromaFormat::yuv420;
+    int fps_num = 25;
+    int fps_den = 1;
+};
+
+class VideoReader {
+public:
+    virtual ~VideoReader() = default;
+    [[nodiscard]] virtual const VideoInfo& info() const = 0;
+    // The next frame, or nothing at a clean end of the stream. A truncated or malformed frame
+    // throws Error(bad_input) naming the file and the frame index.
+    [[nodiscard]] virtual std::optional<Frame> read_frame() = 0;
+    // Skips up to `count` frames; returns how many were skipped (fewer at the end of the stream).
+    virtual std::int64_t skip_frames(std::int64_t count);
+};
+
+// Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
+// required), anything else through FFmpeg when this build has it (decoded to 8-bit luma, chroma
+// dropped). Throws Error(bad_input) for a missing or unreadable file and Error(invalid_argument)
+// for raw input without a size.
+[[nodiscard]] std::unique_ptr<VideoReader> open_video(const std::string& path, const RawVideoOptions& raw = {});
+
+// Whether this build decodes containers and codecs through FFmpeg.
+[[nodiscard]] bool ffmpeg_available();
+
+// Parses "yuv420p", "yuv422p", "yuv444p", "gray"; throws Error(invalid_argument) listing them.
+[[nodiscard]] ChromaFormat parse_pixel_format(const std::string& name);
+
+class Y4mWriter {
+public:
+    Y4mWriter(const std::string& path, int width, int height, ChromaFormat chroma, int fps_num = 25,
+              int fps_den = 1);
+    ~Y4mWriter();
+    Y4mWriter(const Y4mWriter&) = delete;
+    Y4mWriter& operator=(const Y4mWriter&) = delete;
+    // Throws Error(invalid_argument) for a frame of another size or format, Error(io) on failure.
+    void write(const Frame& frame);
+
+private:
+    std::FILE* file_ = nullptr;
+    std::string path_;
+    int width_;
+    int height_;
+    ChromaFormat chroma_;
+};
+
+}  // namespace xme

@@ -1,0 +1,42 @@
+#include <algorithm>
+#include <string>
+
+#include "xme/backend.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+
+MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneView reference, PlaneView current) {
+    auto session = device.open_session(options);
+    session->submit({0, reference, 1, current});
+    return session->receive().field;
+}
+
+void SynchronousSession::submit(const FramePair& pair) { done_.push_back(compute(pair)); }
+
+PairResult SynchronousSession::receive() {
+    if (done_.empty()) throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+    PairResult result = std::move(done_.front());
+    done_.pop_front();
+    return result;
+}
+
+std::string checked_variant(const DeviceInfo& device, const SessionOptions& options) {
+    options.params.validate();
+    if (options.width < 1 || options.height < 1 || options.width > max_frame_dimension ||
+        options.height > max_frame_dimension) {
+        throw Error(ErrorKind::unsupported, "frame size " + std::to_string(options.width) + "x" +
+                                                std::to_string(options.height) + " is not supported: width and height must be 1.." +
+                                                std::to_string(max_frame_dimension));
+    }
+    if (options.variant.empty()) return device.variants.empty() ? std::string{} : device.variants.front();
+    if (std::find(device.variants.begin(), device.variants.end(), options.variant) != device.variants.end()) {
+        return options.variant;
+    }
+    std::string allowed;
+    for (const auto& v : device.variants) allowed += (allowed.empty() ? "" : ", ") + v;
+    throw Error(ErrorKind::invalid_argument, "device " + device.name + " has no variant '" + options.variant +
+                                                 "': use one of " + allowed);
+}
+
+}  // namespace xme

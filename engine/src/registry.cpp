@@ -1,0 +1,86 @@
+#include "xme/registry.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "xme/error.hpp"
+
+namespace xme {
+namespace {
+
+std::string family_of(std::string_view device_name) {
+    return std::string(device_name.substr(0, device_name.find(':')));
+}
+
+}  // namespace
+
+void Registry::add(std::unique_ptr<Backend> backend) {
+    backends_.push_back(std::move(backend));
+    listed_ = false;
+}
+
+void Registry::add_absent(std::string backend_name, std::string reason) {
+    absent_.push_back({std::move(backend_name), std::move(reason)});
+    listed_ = false;
+}
+
+const std::vector<DeviceInfo>& Registry::devices() {
+    if (listed_) return devices_;
+    devices_.clear();
+    for (const auto& backend : backends_) {
+        for (auto& info : backend->devices()) devices_.push_back(std::move(info));
+    }
+    for (const auto& absent : absent_) {
+        DeviceInfo info;
+        info.name = absent.name;
+        info.backend = absent.name;
+        info.available = false;
+        info.unavailable_reason = absent.reason;
+        devices_.push_back(std::move(info));
+    }
+    listed_ = true;
+    return devices_;
+}
+
+Backend* Registry::find_backend(std::string_view family) const {
+    for (const auto& backend : backends_) {
+        if (backend->name() == family) return backend.get();
+    }
+    return nullptr;
+}
+
+std::string Registry::best_device_name(std::string* reason) {
+    const DeviceInfo* best = nullptr;
+    for (const auto& info : devices()) {
+        if (info.available && (best == nullptr || info.preference > best->preference)) best = &info;
+    }
+    if (best == nullptr) throw Error(ErrorKind::device, "no device is available: run 'xme devices' to see why");
+    if (reason != nullptr) {
+        *reason = best->name + " (" + best->description + ") has the highest preference among available devices";
+    }
+    return best->name;
+}
+
+std::unique_ptr<Device> Registry::open(std::string_view name) {
+    if (name == "auto") return open(best_device_name());
+    std::string listing;
+    const DeviceInfo* match = nullptr;
+    for (const auto& info : devices()) {
+        listing += "\n  " + info.name + (info.available ? "" : " (unavailable)");
+        const bool exact = info.name == name;
+        const bool first_of_family = info.backend == name && info.available && match == nullptr;
+        if (exact || first_of_family) match = &info;
+        if (exact) break;
+    }
+    if (match == nullptr) {
+        throw Error(ErrorKind::invalid_argument, "unknown device '" + std::string(name) + "'; devices:" + listing);
+    }
+    if (!match->available) {
+        throw Error(ErrorKind::device, "device " + match->name + " is unavailable: " + match->unavailable_reason);
+    }
+    Backend* backend = find_backend(family_of(match->name));
+    if (backend == nullptr) throw Error(ErrorKind::device, "device " + match->name + " has no backend in this build");
+    return backend->open(match->name);
+}
+
+}  // namespace xme

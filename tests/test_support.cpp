@@ -1,0 +1,115 @@
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+
+#include "xme/video.hpp"
+
+namespace xme::test {
+
+std::uint64_t run_seed() {
+    static const std::uint64_t seed = [] {
+        std::uint64_t value = 0;
+        if (const char* fixed = std::getenv("XME_TEST_SEED")) {
+            value = std::strtoull(fixed, nullptr, 0);
+        } else {
+            std::random_device device;
+            value = (static_cast<std::uint64_t>(device()) << 32) | device();
+        }
+        std::cout << "xme tests: random seed " << value << " (set XME_TEST_SEED=" << value << " to replay)\n";
+        return value;
+    }();
+    return seed;
+}
+
+std::mt19937_64 rng_for(const std::string& test_name) {
+    return std::mt19937_64(run_seed() ^ std::hash<std::string>{}(test_name));
+}
+
+const char* to_string(Content content) {
+    switch (content) {
+        case Content::noise: return "noise";
+        case Content::few_levels: return "few-levels";
+        case Content::moving_texture: return "moving-texture";
+    }
+    return "?";
+}
+
+PlanePair make_pair(Content content, int width, int height, std::mt19937_64& rng) {
+    PlanePair pair{Plane(width, height), Plane(width, height)};
+    // few_levels makes many candidates tie on cost, which exercises the tie-break key.
+    const int levels = content == Content::few_levels ? 3 : 256;
+    std::uniform_int_distribution<int> pixel(0, levels - 1);
+    const int margin = 12;
+    Plane texture(width + 2 * margin, height + 2 * margin);
+    for (int y = 0; y < texture.height(); ++y) {
+        for (int x = 0; x < texture.width(); ++x) texture.at(x, y) = static_cast<std::uint8_t>(pixel(rng));
+    }
+    std::uniform_int_distribution<int> shift(-margin / 2, margin / 2);
+    const int dx = shift(rng);
+    const int dy = shift(rng);
+    std::uniform_int_distribution<int> noise(-6, 6);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            pair.reference.at(x, y) = texture.at(x + margin, y + margin);
+            int value = content == Content::moving_texture ? texture.at(x + margin + dx, y + margin + dy) + noise(rng)
+                                                           : pixel(rng);
+            pair.current.at(x, y) = static_cast<std::uint8_t>(std::clamp(value, 0, 255));
+        }
+    }
+    return pair;
+}
+
+std::string clip_path(const std::string& clip) {
+    const char* dir = std::getenv("XME_TEST_CLIP_DIR");
+    return std::string(dir != nullptr ? dir : XME_TEST_DATA_DIR) + "/" + clip;
+}
+
+std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, int left, int top, int width,
+                                            int height) {
+    const std::string path = clip_path(clip);
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    if (!ffmpeg_available() && path.substr(path.size() - 4) != ".y4m") return std::nullopt;
+    auto reader = open_video(path);
+    std::vector<Plane> frames;
+    while (static_cast<int>(frames.size()) < count) {
+        auto frame = reader->read_frame();
+        REQUIRE_MESSAGE(frame.has_value(), clip << " has fewer than " << count << " frames");
+        Plane cropped(width, height);
+        const PlaneView luma = frame->luma.view();
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) cropped.at(x, y) = luma.at_clamped(left + x, top + y);
+        }
+        frames.push_back(std::move(cropped));
+    }
+    return frames;
+}
+
+std::string first_difference(const MotionField& expected, const MotionField& actual) {
+    if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||
+        expected.cost_scale != actual.cost_scale) {
+        return "field shape differs: expected " + std::to_string(expected.blocks_x) + "x" +
+               std::to_string(expected.blocks_y) + " scale " + std::to_string(expected.cost_scale) + ", got " +
+               std::to_string(actual.blocks_x) + "x" + std::to_string(actual.blocks_y) + " scale " +
+               std::to_string(actual.cost_scale);
+    }
+    for (int by = 0; by < expected.blocks_y; ++by) {
+        for (int bx = 0; bx < expected.blocks_x; ++bx) {
+            const BlockMotion& e = expected.at(bx, by);
+            const BlockMotion& a = actual.at(bx, by);
+            if (e == a) continue;
+            return "block (" + std::to_string(bx) + "," + std::to_string(by) + "): reference mv (" +
+                   std::to_string(e.mv_x) + "," + std::to_string(e.mv_y) + ") cost " + std::to_string(e.cost) +
+                   ", device mv (" + std::to_string(a.mv_x) + "," + std::to_string(a.mv_y) + ") cost " +
+                   std::to_string(a.cost);
+        }
+    }
+    return {};
+}
+
+}  // namespace xme::test

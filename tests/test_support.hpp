@@ -1,0 +1,39 @@
+// Shared by the tests: fresh random inputs with a printed seed, real clip frames, field comparison.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "xme/frame.hpp"
+#include "xme/motion_field.hpp"
+
+namespace xme::test {
+
+// Drawn once per run (or taken from XME_TEST_SEED to replay a failure) and printed.
+[[nodiscard]] std::uint64_t run_seed();
+// A generator for one test, derived from the run seed and the test's name.
+[[nodiscard]] std::mt19937_64 rng_for(const std::string& test_name);
+
+enum class Content { noise, few_levels, moving_texture };
+[[nodiscard]] const char* to_string(Content content);
+
+// A pair (reference, current) of the given content; moving_texture moves by a random vector.
+struct PlanePair {
+    Plane reference;
+    Plane current;
+};
+[[nodiscard]] PlanePair make_pair(Content content, int width, int height, std::mt19937_64& rng);
+
+// Luma of `count` consecutive frames of a clip in XME_TEST_DATA_DIR (or $XME_TEST_CLIP_DIR), cropped
+// to width x height at (left, top); nothing when this build cannot read the clip (no FFmpeg).
+[[nodiscard]] std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, int left, int top,
+                                                          int width, int height);
+[[nodiscard]] std::string clip_path(const std::string& clip);
+
+// The first block where two fields differ, described with both vectors and costs; empty if equal.
+[[nodiscard]] std::string first_difference(const MotionField& expected, const MotionField& actual);
+
+}  // namespace xme::test

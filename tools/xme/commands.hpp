@@ -1,0 +1,17 @@
+// The subcommands of `xme`: each adds itself to the command line and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace xme::cli {
+
+// A subcommand registered on the command line, and what to run when it was chosen (its exit code).
+struct Command {
+    CLI::App* subcommand;
+    std::function<int()> run;
+};
+Command add_devices_command(CLI::App& app);
+Command add_estimate_command(CLI::App& app);
+
+}  // namespace xme::cli

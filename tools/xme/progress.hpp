@@ -1,0 +1,25 @@
+// Progress of a long run on stderr (frames done/total, frames/s, ETA), only when stderr is a terminal.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace xme::cli {
+
+class Progress {
+public:
+    Progress(std::int64_t total_frames, bool enabled);
+    ~Progress();
+    Progress(const Progress&) = delete;
+    Progress& operator=(const Progress&) = delete;
+    void frame_done();
+
+private:
+    std::int64_t total_;
+    std::int64_t done_ = 0;
+    bool enabled_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last_print_{};
+};
+
+}  // namespace xme::cli
