@@ -148,9 +148,38 @@ private:
     PaddedFrameCache frames_;
 };
 
+const char* sad_instruction(const std::string& kernel) {
+    if (kernel == "avx512bw") return "vpsadbw zmm";
+    if (kernel == "avx2") return "vpsadbw ymm";
+    if (kernel == "sse2") return "psadbw xmm";
+    return "portable 8-byte SAD";
+}
+
+// Every thread runs independent chains of the default kernel's SAD instruction for a fixed time.
+SadPeak measure_kernel_sad_peak(const std::string& kernel_name) {
+    const SearchKernel kernel = find_kernel(kernel_name);
+    std::uint8_t seed[128];
+    for (int i = 0; i < 128; ++i) seed[i] = static_cast<std::uint8_t>(i * 37 + 11);
+    std::uint64_t iterations = 1 << 16;
+    double seconds = 0;
+    std::uint64_t instructions = 0;
+    while (seconds < 0.2) {  // grow the run until it is long enough to time
+        iterations *= 2;
+        instructions = 0;
+        const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel reduction(+ : instructions)
+        instructions += kernel.run_sad_chains(iterations, seed);
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return {sad_instruction(kernel_name), static_cast<double>(instructions) * kernel.vector_bytes / seconds};
+}
+
 class CpuDevice final : public Device {
 public:
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+    [[nodiscard]] std::optional<SadPeak> measure_sad_peak() override {
+        return measure_kernel_sad_peak(info_.variants.front());
+    }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         return std::make_unique<CpuSession>(options, checked_variant(info_, options));
     }

@@ -28,9 +28,14 @@ struct SearchFrames {
 using GroupSearch = void (*)(const SearchFrames& frames, int block_row, int group, std::uint64_t* best_keys,
                              std::uint64_t* scratch);
 
+// Runs `iterations` rounds of independent packed-SAD instructions on this thread (a microbenchmark
+// of the instruction's peak); returns the instructions executed. `seed_bytes`: 2 vectors of input.
+using SadChains = std::uint64_t (*)(std::uint64_t iterations, const std::uint8_t* seed_bytes);
+
 struct SearchKernel {
     GroupSearch search_group = nullptr;
-    int vector_bytes = 0;  // a group is max(vector_bytes, block_size) pixels wide
+    SadChains run_sad_chains = nullptr;
+    int vector_bytes = 0;  // a group is max(vector_bytes, block_size) pixels wide; pixels per SAD instruction
 };
 
 // The kernel of that name ("avx512bw", "avx2", "sse2", "portable"); the caller checked support.

@@ -4,21 +4,30 @@
 
 namespace xme::cpu {
 
+namespace {
+
+constexpr std::ptrdiff_t cache_line = 64;
+
+std::ptrdiff_t round_up_to_line(std::ptrdiff_t bytes) { return (bytes + cache_line - 1) / cache_line * cache_line; }
+
+}  // namespace
+
 PaddedFrame::PaddedFrame(PlaneView source, int margin, int width_needed, int height_needed) {
-    // Rows are rounded up to 64 bytes so that each starts on a cache line.
-    stride_ = (static_cast<std::ptrdiff_t>(width_needed) + 2 * margin + 63) / 64 * 64;
+    // Column 0 and every row start on a cache line, so that loads of the current block never split one.
+    const std::ptrdiff_t left = round_up_to_line(margin);
+    stride_ = round_up_to_line(left + width_needed + margin);
     const int rows = height_needed + 2 * margin;
-    pixels_.resize(static_cast<std::size_t>(stride_) * static_cast<std::size_t>(rows));
+    pixels_.resize(static_cast<std::size_t>(stride_) * static_cast<std::size_t>(rows) + cache_line);
+    std::uint8_t* aligned = pixels_.data() + (cache_line - reinterpret_cast<std::uintptr_t>(pixels_.data()) % cache_line) % cache_line;
+    const int copied = std::min(source.width, width_needed + margin);
     for (int row = 0; row < rows; ++row) {
         const std::uint8_t* src = source.row(std::clamp(row - margin, 0, source.height - 1));
-        std::uint8_t* dst = pixels_.data() + row * stride_;
-        const int left = std::min<std::ptrdiff_t>(margin, stride_);
+        std::uint8_t* dst = aligned + row * stride_;
         std::fill(dst, dst + left, src[0]);
-        const int copied = std::min<int>(source.width, static_cast<int>(stride_) - margin);
-        std::copy(src, src + copied, dst + margin);
-        std::fill(dst + margin + copied, dst + stride_, src[source.width - 1]);
+        std::copy(src, src + copied, dst + left);
+        std::fill(dst + left + copied, dst + stride_, src[source.width - 1]);
     }
-    origin_ = pixels_.data() + static_cast<std::ptrdiff_t>(margin) * stride_ + margin;
+    origin_ = aligned + static_cast<std::ptrdiff_t>(margin) * stride_ + left;
 }
 
 }  // namespace xme::cpu

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "reference_backend.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
@@ -24,12 +25,15 @@ void Registry::add_absent(std::string backend_name, std::string reason) {
     listed_ = false;
 }
 
+Registry::Registry() : reference_(make_reference_backend()) {}
+
 const std::vector<DeviceInfo>& Registry::devices() {
     if (listed_) return devices_;
     devices_.clear();
     for (const auto& backend : backends_) {
         for (auto& info : backend->devices()) devices_.push_back(std::move(info));
     }
+    for (auto& info : reference_->devices()) devices_.push_back(std::move(info));
     for (const auto& absent : absent_) {
         DeviceInfo info;
         info.name = absent.name;
@@ -46,7 +50,7 @@ Backend* Registry::find_backend(std::string_view family) const {
     for (const auto& backend : backends_) {
         if (backend->name() == family) return backend.get();
     }
-    return nullptr;
+    return reference_->name() == family ? reference_.get() : nullptr;
 }
 
 std::string Registry::best_device_name(std::string* reason) {

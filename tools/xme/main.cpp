@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
     CLI::App app{"xme: block motion estimation on CPU, CUDA and Vulkan devices"};
     app.require_subcommand(1);
     const std::vector<xme::cli::Command> commands = {xme::cli::add_devices_command(app),
-                                                     xme::cli::add_estimate_command(app)};
+                                                     xme::cli::add_estimate_command(app),
+                                                     xme::cli::add_bench_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

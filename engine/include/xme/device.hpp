@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct DeviceInfo {
     bool available = true;
     std::string unavailable_reason;  // when not available: why, and what to do about it
     std::vector<std::string> variants;  // implementation strategies; the first is the default
+    // Variants whose half-pel samples come from texture-filtering hardware: their fs+hpel results are
+    // checked under SPEC §6's tolerance instead of bit-exactly.
+    std::vector<std::string> filtered_variants;
     int preference = 0;  // "best available" opens the available device with the highest value
 };
 
@@ -57,12 +61,21 @@ public:
     [[nodiscard]] virtual std::size_t pending() const = 0;
 };
 
+// The measured peak of the packed SAD instruction a device's kernels are built on.
+struct SadPeak {
+    std::string instruction;         // e.g. "vpsadbw zmm", "vabsdiff4"
+    double pixels_per_second = 0;    // absolute differences per second, all cores or SMs busy
+};
+
 class Device {
 public:
     virtual ~Device() = default;
     [[nodiscard]] virtual const DeviceInfo& info() const = 0;
     // Throws Error(unsupported) or Error(invalid_argument) naming what this device cannot do.
     [[nodiscard]] virtual std::unique_ptr<MotionSession> open_session(const SessionOptions& options) = 0;
+    // Optional: a microbenchmark of that instruction, so that benchmarks can report the fraction of
+    // peak a kernel reaches. Devices without one return nothing.
+    [[nodiscard]] virtual std::optional<SadPeak> measure_sad_peak() { return std::nullopt; }
 };
 
 // Convenience for one pair: opens a session, submits, receives.

@@ -10,8 +10,10 @@
 
 namespace xme {
 
+// Every registry holds the scalar reference as device "reference" (never chosen by "auto").
 class Registry {
 public:
+    Registry();
     void add(std::unique_ptr<Backend> backend);
     // A backend left out of this build, so that listings can say why it is missing.
     void add_absent(std::string backend_name, std::string reason);
@@ -32,6 +34,7 @@ private:
     };
     [[nodiscard]] Backend* find_backend(std::string_view family) const;
 
+    std::unique_ptr<Backend> reference_;
     std::vector<std::unique_ptr<Backend>> backends_;
     std::vector<Absent> absent_;
     std::vector<DeviceInfo> devices_;

@@ -1,0 +1,169 @@
+// Motion-field files, appended frame by frame and flushed, so that a run that fails later leaves
+// every finished frame readable.
+#include "xme/field_io.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <optional>
+
+#include "xme/error.hpp"
+
+namespace xme {
+namespace {
+
+constexpr int columns = 7;  // frame, x, y, mv_x, mv_y, cost, cost_scale
+
+struct FileCloser {
+    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
+};
+
+// One block's row, in the column order both formats share.
+std::array<std::int64_t, columns> block_row(std::int64_t frame_index, const MotionField& field, int bx,
+                                            int by) {
+    const BlockMotion& block = field.at(bx, by);
+    return {frame_index,
+            std::int64_t{bx} * field.block_size,
+            std::int64_t{by} * field.block_size,
+            block.mv_x,
+            block.mv_y,
+            block.cost,
+            field.cost_scale};
+}
+
+class FileFieldWriter : public FieldWriter {
+public:
+    explicit FileFieldWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+        if (!file_) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
+    }
+
+protected:
+    void check_shape(std::int64_t frame_index, const MotionField& field) const {
+        if (field.blocks_x < 0 || field.blocks_y < 0 ||
+            field.blocks.size() !=
+                static_cast<std::size_t>(field.blocks_x) * static_cast<std::size_t>(field.blocks_y)) {
+            throw Error(ErrorKind::invalid_argument,
+                        "cannot write frame " + std::to_string(frame_index) + " to " + path_ +
+                            ": its field has " + std::to_string(field.blocks.size()) + " blocks, not " +
+                            std::to_string(field.blocks_x) + "x" + std::to_string(field.blocks_y));
+        }
+    }
+
+    // Writes `bytes` at `offset` (or at the end), then flushes: a full disk is reported here.
+    void put(const void* bytes, std::size_t size, std::optional<long> offset = std::nullopt) {
+        const bool ok = std::fseek(file_.get(), offset.value_or(0), offset ? SEEK_SET : SEEK_END) == 0 &&
+                        std::fwrite(bytes, 1, size, file_.get()) == size && std::fflush(file_.get()) == 0;
+        if (!ok) throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+    }
+
+    std::string path_;
+
+private:
+    std::unique_ptr<std::FILE, FileCloser> file_;
+};
+
+class CsvFieldWriter final : public FileFieldWriter {
+public:
+    explicit CsvFieldWriter(const std::string& path) : FileFieldWriter(path) {
+        static constexpr char header[] = "frame,x,y,mv_x,mv_y,cost,cost_scale\n";
+        put(header, sizeof header - 1);
+    }
+
+    void write(std::int64_t frame_index, const MotionField& field) override {
+        check_shape(frame_index, field);
+        std::string text;
+        for (int by = 0; by < field.blocks_y; ++by) {
+            for (int bx = 0; bx < field.blocks_x; ++bx) {
+                const char* separator = "";
+                for (std::int64_t value : block_row(frame_index, field, bx, by)) {
+                    text += separator;
+                    text += std::to_string(value);
+                    separator = ",";
+                }
+                text += '\n';
+            }
+        }
+        put(text.data(), text.size());
+    }
+};
+
+// NPY format 1.0: magic, version, a little-endian uint16 header length, then a Python dict literal
+// padded with spaces and ending in '\n'. A fixed 128-byte header leaves room for any row count, so
+// the shape can be rewritten in place after every frame.
+class NpyFieldWriter final : public FileFieldWriter {
+public:
+    explicit NpyFieldWriter(const std::string& path) : FileFieldWriter(path) { write_header(); }
+
+    void write(std::int64_t frame_index, const MotionField& field) override {
+        check_shape(frame_index, field);
+        std::string data;
+        data.reserve(field.blocks.size() * columns * 4);
+        for (int by = 0; by < field.blocks_y; ++by) {
+            for (int bx = 0; bx < field.blocks_x; ++bx) {
+                for (std::int64_t value : block_row(frame_index, field, bx, by))
+                    append_int32(data, value, frame_index);
+            }
+        }
+        // Data first, shape second: if the process dies in between, the file still holds the old
+        // shape, and numpy ignores the bytes past it.
+        put(data.data(), data.size());
+        rows_ += static_cast<std::int64_t>(field.blocks.size());
+        write_header();
+    }
+
+private:
+    static constexpr std::size_t header_size = 128;
+
+    void write_header() {
+        std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(rows_) +
+                           ", " + std::to_string(columns) + "), }";
+        static constexpr char prelude[] = "\x93NUMPY\x01\x00";
+        constexpr std::size_t prelude_size = sizeof prelude - 1 + 2;  // + the uint16 length
+        dict.resize(header_size - prelude_size - 1, ' ');
+        dict += '\n';
+        std::string header(prelude, sizeof prelude - 1);
+        header += static_cast<char>(dict.size() & 0xff);
+        header += static_cast<char>(dict.size() >> 8);
+        header += dict;
+        put(header.data(), header.size(), 0);
+    }
+
+    // Little-endian whatever the host; a value that int32 cannot hold is an error, never wrapped.
+    void append_int32(std::string& data, std::int64_t value, std::int64_t frame_index) const {
+        if (value < std::numeric_limits<std::int32_t>::min() ||
+            value > std::numeric_limits<std::int32_t>::max()) {
+            throw Error(ErrorKind::unsupported, "cannot write frame " + std::to_string(frame_index) + " to " +
+                                                    path_ + ": the value " + std::to_string(value) +
+                                                    " does not fit its int32 columns; write .csv instead");
+        }
+        const auto bits = static_cast<std::uint32_t>(value);
+        for (int shift = 0; shift < 32; shift += 8) data += static_cast<char>((bits >> shift) & 0xff);
+    }
+
+    std::int64_t rows_ = 0;
+};
+
+std::string lowercase_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+}  // namespace
+
+std::unique_ptr<FieldWriter> open_field_writer(const std::string& path) {
+    const std::string ext = lowercase_extension(path);
+    if (ext == ".csv") return std::make_unique<CsvFieldWriter>(path);
+    if (ext == ".npy") return std::make_unique<NpyFieldWriter>(path);
+    const std::string what = ext.empty() ? "no extension" : "unknown extension '" + ext + "'";
+    throw Error(ErrorKind::invalid_argument,
+                "cannot write motion fields to " + path + ": " + what + "; use .csv or .npy");
+}
+
+}  // namespace xme

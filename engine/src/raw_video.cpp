@@ -1,0 +1,93 @@
+// Raw planar video (.yuv, .raw, .gray): frames of a size the user states, packed back to back.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "video_io.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+namespace {
+
+class RawVideoReader final : public VideoReader {
+public:
+    RawVideoReader(const std::string& path, detail::UniqueFile file, const RawVideoOptions& options)
+        : path_(path), file_(std::move(file)) {
+        for (int size : {options.width, options.height}) {
+            if (size < 1 || size > detail::max_io_dimension) {
+                throw Error(ErrorKind::invalid_argument,
+                            "raw input " + path + ": size " + std::to_string(options.width) + "x" +
+                                std::to_string(options.height) + " is outside 1.." +
+                                std::to_string(detail::max_io_dimension) + "; pass --size WxH");
+            }
+        }
+        if (options.fps_num < 1 || options.fps_den < 1) {
+            throw Error(ErrorKind::invalid_argument,
+                        "raw input " + path + ": frame rate " + std::to_string(options.fps_num) + "/" +
+                            std::to_string(options.fps_den) + " must be positive");
+        }
+        info_.width = options.width;
+        info_.height = options.height;
+        info_.chroma = options.chroma;
+        info_.fps_num = options.fps_num;
+        info_.fps_den = options.fps_den;
+        info_.format = "raw";
+        frame_bytes_ = detail::frame_size_bytes(info_.width, info_.height, info_.chroma);
+        file_size_ = detail::regular_file_size(path_);
+        // A partial last frame is not counted; reading it throws, so nothing is dropped silently.
+        if (file_size_) info_.frame_count = *file_size_ / frame_bytes_;
+    }
+
+    [[nodiscard]] const VideoInfo& info() const override { return info_; }
+
+    std::optional<Frame> read_frame() override {
+        Frame frame = make_frame(info_.width, info_.height, info_.chroma);
+        const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
+        if (got == 0) return std::nullopt;
+        if (got != frame_bytes_) truncated(got);
+        ++next_frame_;
+        return frame;
+    }
+
+    std::int64_t skip_frames(std::int64_t count) override {
+        if (!file_size_ || count <= 0) return VideoReader::skip_frames(count);
+        const std::int64_t left = *file_size_ - detail::tell(file_.get());
+        const std::int64_t whole = std::min(count, left / frame_bytes_);
+        if (!detail::seek_forward(file_.get(), whole * frame_bytes_)) {
+            throw Error(ErrorKind::bad_input, "cannot seek in " + path_ + ": " + std::strerror(errno));
+        }
+        next_frame_ += whole;
+        // The partial frame lies within the range asked for: report it as reading would.
+        if (whole < count && left % frame_bytes_ != 0) truncated(left % frame_bytes_);
+        return whole;
+    }
+
+private:
+    [[noreturn]] void truncated(std::int64_t got) const {
+        std::string message = detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_);
+        message += "; a " + std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +
+                   to_string(info_.chroma) + " frame is " + std::to_string(frame_bytes_) + " bytes";
+        if (file_size_) message += " and the file is " + std::to_string(*file_size_);
+        message += ": check --size and --pix-fmt";
+        throw Error(ErrorKind::bad_input, message);
+    }
+
+    std::string path_;
+    detail::UniqueFile file_;
+    VideoInfo info_;
+    std::int64_t frame_bytes_ = 0;
+    std::int64_t next_frame_ = 0;
+    std::optional<std::int64_t> file_size_;  // none for a pipe, which is skipped by reading
+};
+
+}  // namespace
+
+namespace detail {
+
+std::unique_ptr<VideoReader> open_raw_video(const std::string& path, UniqueFile file,
+                                            const RawVideoOptions& options) {
+    return std::make_unique<RawVideoReader>(path, std::move(file), options);
+}
+
+}  // namespace detail
+}  // namespace xme

@@ -1,0 +1,67 @@
+// The scalar reference as a device, so that any job can be run on the oracle itself
+// (`xme estimate --backend reference`) and any backend compared with it on real video.
+#include "reference_backend.hpp"
+
+#include <chrono>
+
+#include "xme/error.hpp"
+#include "xme/reference.hpp"
+
+namespace xme {
+namespace {
+
+DeviceInfo describe_reference() {
+    DeviceInfo info;
+    info.name = "reference";
+    info.backend = "reference";
+    info.description = "the scalar reference of SPEC.md: slow, literal, the oracle every backend is tested against";
+    info.variants = {"scalar"};
+    info.preference = 0;  // never chosen automatically
+    return info;
+}
+
+class ReferenceSession final : public SynchronousSession {
+public:
+    explicit ReferenceSession(const SessionOptions& options) : options_(options) {}
+
+protected:
+    PairResult compute(const FramePair& pair) override {
+        const auto start = std::chrono::steady_clock::now();
+        PairResult result{pair.current_id, reference::estimate(pair.reference, pair.current, options_.params), 0};
+        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
+
+private:
+    SessionOptions options_;
+};
+
+class ReferenceDevice final : public Device {
+public:
+    [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+    [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        static_cast<void>(checked_variant(info_, options));
+        return std::make_unique<ReferenceSession>(options);
+    }
+
+private:
+    DeviceInfo info_ = describe_reference();
+};
+
+class ReferenceBackend final : public Backend {
+public:
+    [[nodiscard]] std::string name() const override { return "reference"; }
+    [[nodiscard]] std::vector<DeviceInfo> devices() override { return {describe_reference()}; }
+    [[nodiscard]] std::unique_ptr<Device> open(std::string_view device_name) override {
+        if (device_name != "reference") {
+            throw Error(ErrorKind::device, "the reference backend has no device " + std::string(device_name));
+        }
+        return std::make_unique<ReferenceDevice>();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_reference_backend() { return std::make_unique<ReferenceBackend>(); }
+
+}  // namespace xme

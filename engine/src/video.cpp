@@ -1,0 +1,196 @@
+// Opening a video by content and extension, and the frame helpers every reader shares.
+#include "xme/video.hpp"
+
+#include <sys/types.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "video_io.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+
+int chroma_width(ChromaFormat format, int luma_width) {
+    switch (format) {
+        case ChromaFormat::mono:
+            return 0;
+        case ChromaFormat::yuv420:
+        case ChromaFormat::yuv422:
+            return (luma_width + 1) / 2;
+        case ChromaFormat::yuv444:
+            return luma_width;
+    }
+    return 0;
+}
+
+int chroma_height(ChromaFormat format, int luma_height) {
+    switch (format) {
+        case ChromaFormat::mono:
+            return 0;
+        case ChromaFormat::yuv420:
+            return (luma_height + 1) / 2;
+        case ChromaFormat::yuv422:
+        case ChromaFormat::yuv444:
+            return luma_height;
+    }
+    return 0;
+}
+
+// The names parse_pixel_format accepts, so that a format printed can be passed back as --pix-fmt.
+const char* to_string(ChromaFormat format) {
+    switch (format) {
+        case ChromaFormat::mono:
+            return "gray";
+        case ChromaFormat::yuv420:
+            return "yuv420p";
+        case ChromaFormat::yuv422:
+            return "yuv422p";
+        case ChromaFormat::yuv444:
+            return "yuv444p";
+    }
+    return "unknown";
+}
+
+Frame make_frame(int width, int height, ChromaFormat format) {
+    Frame frame;
+    frame.chroma = format;
+    frame.luma = Plane(width, height);
+    if (format != ChromaFormat::mono) {
+        frame.cb = Plane(chroma_width(format, width), chroma_height(format, height));
+        frame.cr = Plane(chroma_width(format, width), chroma_height(format, height));
+    }
+    return frame;
+}
+
+ChromaFormat parse_pixel_format(const std::string& name) {
+    for (ChromaFormat format :
+         {ChromaFormat::yuv420, ChromaFormat::yuv422, ChromaFormat::yuv444, ChromaFormat::mono}) {
+        if (name == to_string(format)) return format;
+    }
+    throw Error(ErrorKind::invalid_argument,
+                "unknown pixel format '" + name + "': use yuv420p, yuv422p, yuv444p or gray");
+}
+
+bool ffmpeg_available() {
+#ifdef XME_HAVE_FFMPEG
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::int64_t VideoReader::skip_frames(std::int64_t count) {
+    std::int64_t skipped = 0;
+    while (skipped < count && read_frame()) ++skipped;
+    return skipped;
+}
+
+namespace detail {
+
+UniqueFile open_for_reading(const std::string& path) {
+    std::error_code ignored;
+    // fopen succeeds on a directory on Linux and only the first read fails; say it up front.
+    if (std::filesystem::is_directory(path, ignored)) {
+        throw Error(ErrorKind::bad_input, "cannot open " + path + ": " + std::strerror(EISDIR));
+    }
+    UniqueFile file(std::fopen(path.c_str(), "rb"));
+    if (!file) throw Error(ErrorKind::bad_input, "cannot open " + path + ": " + std::strerror(errno));
+    return file;
+}
+
+std::optional<std::int64_t> regular_file_size(const std::string& path) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error) return std::nullopt;
+    return static_cast<std::int64_t>(size);
+}
+
+std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma) {
+    const auto plane = [](int w, int h) { return static_cast<std::int64_t>(w) * h; };
+    return plane(width, height) + 2 * plane(chroma_width(chroma, width), chroma_height(chroma, height));
+}
+
+std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame) {
+    std::int64_t got = 0;
+    for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
+        if (plane->empty()) continue;
+        const std::size_t n = std::fread(plane->data(), 1, plane->size_bytes(), file);
+        got += static_cast<std::int64_t>(n);
+        if (n == plane->size_bytes()) continue;
+        if (std::ferror(file)) {
+            throw Error(ErrorKind::bad_input, "cannot read " + path + ": " + std::strerror(errno));
+        }
+        break;  // end of file: the caller reports the truncated frame
+    }
+    return got;
+}
+
+bool seek_forward(std::FILE* file, std::int64_t bytes) {
+    return fseeko(file, static_cast<off_t>(bytes), SEEK_CUR) == 0;
+}
+
+std::int64_t tell(std::FILE* file) { return static_cast<std::int64_t>(ftello(file)); }
+
+std::string truncated_frame_message(const std::string& path, std::int64_t frame_index, std::int64_t got,
+                                    std::int64_t expected) {
+    return path + ": frame " + std::to_string(frame_index) + " is truncated (got " + std::to_string(got) +
+           " of " + std::to_string(expected) + " bytes)";
+}
+
+}  // namespace detail
+
+namespace {
+
+std::string lowercase_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+// Reads the first bytes and rewinds; only for regular files, since a pipe cannot rewind.
+bool starts_with_y4m_magic(std::FILE* file) {
+    static constexpr char magic[] = "YUV4MPEG2 ";
+    char head[sizeof magic - 1] = {};
+    const std::size_t n = std::fread(head, 1, sizeof head, file);
+    std::rewind(file);
+    return n == sizeof head && std::memcmp(head, magic, sizeof head) == 0;
+}
+
+}  // namespace
+
+std::unique_ptr<VideoReader> open_video(const std::string& path, const RawVideoOptions& raw) {
+    detail::UniqueFile file = detail::open_for_reading(path);
+    const std::string ext = lowercase_extension(path);
+    const bool seekable = detail::regular_file_size(path).has_value();
+
+    if (ext == ".y4m" || (seekable && starts_with_y4m_magic(file.get()))) {
+        return detail::open_y4m(path, std::move(file));
+    }
+    if (ext == ".yuv" || ext == ".raw" || ext == ".gray") {
+        if (raw.width <= 0 || raw.height <= 0) {
+            throw Error(ErrorKind::invalid_argument,
+                        "raw input " + path + " needs --size WxH (and --pix-fmt if not yuv420p)");
+        }
+        return detail::open_raw_video(path, std::move(file), raw);
+    }
+#ifdef XME_HAVE_FFMPEG
+    file.reset();
+    return detail::open_ffmpeg_video(path);
+#else
+    throw Error(
+        ErrorKind::unsupported,
+        "cannot read " + path +
+            ": this build of xme has no FFmpeg, so it reads only .y4m and raw .yuv; convert it first, "
+            "e.g. with `ffmpeg -i " +
+            path + " -pix_fmt yuv420p OUT.y4m`");
+#endif
+}
+
+}  // namespace xme

@@ -1,0 +1,53 @@
+// Pieces shared by the video readers and the Y4M writer; not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "xme/frame.hpp"
+#include "xme/video.hpp"
+
+namespace xme::detail {
+
+struct FileCloser {
+    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
+};
+using UniqueFile = std::unique_ptr<std::FILE, FileCloser>;
+
+// Frame sizes beyond this are certainly a corrupt header or a mistyped --size; refusing them early
+// avoids allocating gigabytes. The devices have their own, smaller limit.
+inline constexpr int max_io_dimension = 1 << 16;
+
+// Opens `path` for binary reading; throws Error(bad_input) "cannot open PATH: <reason>".
+[[nodiscard]] UniqueFile open_for_reading(const std::string& path);
+
+// The size of a regular file, or nothing for a pipe or device, which cannot seek.
+[[nodiscard]] std::optional<std::int64_t> regular_file_size(const std::string& path);
+
+// Bytes of one tightly packed frame: luma, then Cb, then Cr.
+[[nodiscard]] std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma);
+
+// Fills every plane of `frame` from `file`; returns how many bytes it got (fewer than the frame
+// size only at the end of the file). Throws Error(bad_input) on a read error.
+[[nodiscard]] std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame);
+
+// Moves `bytes` forward; false when the stream cannot seek.
+[[nodiscard]] bool seek_forward(std::FILE* file, std::int64_t bytes);
+[[nodiscard]] std::int64_t tell(std::FILE* file);
+
+// "PATH: frame N is truncated (got X of Y bytes)".
+[[nodiscard]] std::string truncated_frame_message(const std::string& path, std::int64_t frame_index,
+                                                  std::int64_t got, std::int64_t expected);
+
+// Each reader takes the file open at its first byte.
+[[nodiscard]] std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file);
+[[nodiscard]] std::unique_ptr<VideoReader> open_raw_video(const std::string& path, UniqueFile file,
+                                                          const RawVideoOptions& options);
+#ifdef XME_HAVE_FFMPEG
+[[nodiscard]] std::unique_ptr<VideoReader> open_ffmpeg_video(const std::string& path);
+#endif
+
+}  // namespace xme::detail

@@ -1,0 +1,273 @@
+// YUV4MPEG2 (.y4m): a one-line header, then per frame "FRAME[ params]\n" and the planes, packed.
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <sstream>
+#include <string_view>
+
+#include "video_io.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+namespace {
+
+constexpr char magic[] = "YUV4MPEG2 ";
+constexpr std::size_t magic_length = sizeof magic - 1;
+// Real headers are well under 100 bytes; a limit keeps a garbage file from being read whole.
+constexpr std::size_t max_header_length = 4096;
+constexpr std::size_t max_frame_params_length = 1024;
+
+bool parse_int(std::string_view text, int& value) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc{} && end == text.data() + text.size();
+}
+
+// Which 8-bit layouts xme reads; the 4:2:0 variants differ only in chroma siting, which ME ignores.
+std::optional<ChromaFormat> chroma_from_tag(std::string_view tag) {
+    if (tag == "420" || tag == "420jpeg" || tag == "420paldv" || tag == "420mpeg2")
+        return ChromaFormat::yuv420;
+    if (tag == "422") return ChromaFormat::yuv422;
+    if (tag == "444") return ChromaFormat::yuv444;
+    if (tag == "mono") return ChromaFormat::mono;
+    return std::nullopt;
+}
+
+const char* tag_for(ChromaFormat chroma) {
+    switch (chroma) {
+        case ChromaFormat::mono:
+            return "mono";
+        case ChromaFormat::yuv420:
+            return "420jpeg";
+        case ChromaFormat::yuv422:
+            return "422";
+        case ChromaFormat::yuv444:
+            return "444";
+    }
+    return "420jpeg";
+}
+
+class Y4mReader final : public VideoReader {
+public:
+    Y4mReader(const std::string& path, detail::UniqueFile file) : path_(path), file_(std::move(file)) {
+        parse_header();
+        frame_bytes_ = detail::frame_size_bytes(info_.width, info_.height, info_.chroma);
+        // Exact only when no FRAME line carries parameters, which is what every common writer does.
+        file_size_ = detail::regular_file_size(path_);
+        if (file_size_) {
+            const std::int64_t per_frame = static_cast<std::int64_t>(std::strlen("FRAME\n")) + frame_bytes_;
+            const std::int64_t payload = *file_size_ - detail::tell(file_.get());
+            if (payload % per_frame == 0) info_.frame_count = payload / per_frame;
+        }
+    }
+
+    [[nodiscard]] const VideoInfo& info() const override { return info_; }
+
+    std::optional<Frame> read_frame() override {
+        if (!read_frame_marker()) return std::nullopt;
+        Frame frame = make_frame(info_.width, info_.height, info_.chroma);
+        const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
+        if (got != frame_bytes_) {
+            throw Error(ErrorKind::bad_input,
+                        detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_));
+        }
+        ++next_frame_;
+        return frame;
+    }
+
+    // Reads each FRAME line (its length varies with its parameters) and seeks over the planes.
+    std::int64_t skip_frames(std::int64_t count) override {
+        if (!file_size_) return VideoReader::skip_frames(count);
+        std::int64_t skipped = 0;
+        for (; skipped < count; ++skipped) {
+            if (!read_frame_marker()) break;
+            const std::int64_t left = *file_size_ - detail::tell(file_.get());
+            if (left < frame_bytes_) {
+                throw Error(ErrorKind::bad_input,
+                            detail::truncated_frame_message(path_, next_frame_, left, frame_bytes_));
+            }
+            if (!detail::seek_forward(file_.get(), frame_bytes_)) {
+                throw Error(ErrorKind::bad_input, "cannot seek in " + path_ + ": " + std::strerror(errno));
+            }
+            ++next_frame_;
+        }
+        return skipped;
+    }
+
+private:
+    [[noreturn]] void bad_header(const std::string& what) const {
+        throw Error(ErrorKind::bad_input, path_ + ": bad YUV4MPEG2 header: " + what);
+    }
+
+    // Reads up to '\n' (dropped); false if the file ends first or the line is longer than `limit`.
+    bool read_line(std::string& line, std::size_t limit) {
+        line.clear();
+        for (int c = std::fgetc(file_.get()); c != '\n'; c = std::fgetc(file_.get())) {
+            if (c == EOF || line.size() >= limit) return false;
+            line.push_back(static_cast<char>(c));
+        }
+        return true;
+    }
+
+    void parse_header() {
+        std::string line;
+        const bool complete = read_line(line, max_header_length);
+        if (line.compare(0, magic_length, magic) != 0) {
+            throw Error(ErrorKind::bad_input,
+                        path_ + " is not a YUV4MPEG2 (.y4m) file: it does not start with \"YUV4MPEG2 \"");
+        }
+        if (!complete) bad_header("no end of line within " + std::to_string(max_header_length) + " bytes");
+
+        std::istringstream tags(line.substr(magic_length));
+        std::string tag;
+        bool has_width = false, has_height = false;
+        while (tags >> tag) {
+            const std::string_view value = std::string_view(tag).substr(1);
+            switch (tag[0]) {
+                case 'W':
+                    has_width = parse_int(value, info_.width);
+                    break;
+                case 'H':
+                    has_height = parse_int(value, info_.height);
+                    break;
+                case 'F':
+                    parse_rate(tag, value);
+                    break;
+                case 'C': {
+                    const auto chroma = chroma_from_tag(value);
+                    if (!chroma) {
+                        throw Error(
+                            ErrorKind::unsupported,
+                            path_ + ": Y4M colour space " + tag +
+                                " is not supported: xme reads 8-bit C420, C422, C444 and Cmono; convert with "
+                                "`ffmpeg -i " +
+                                path_ + " -pix_fmt yuv420p OUT.y4m`");
+                    }
+                    info_.chroma = *chroma;
+                    break;
+                }
+                default:
+                    break;  // I (interlacing), A (aspect) and X (comments) do not affect the planes
+            }
+        }
+        check_dimension(has_width, "W", info_.width);
+        check_dimension(has_height, "H", info_.height);
+        info_.format = "y4m";
+    }
+
+    void check_dimension(bool parsed, const std::string& tag, int size) const {
+        if (!parsed) bad_header("missing or malformed " + tag + " (frame size)");
+        if (size < 1 || size > detail::max_io_dimension) {
+            bad_header(tag + std::to_string(size) + " is outside 1.." +
+                       std::to_string(detail::max_io_dimension));
+        }
+    }
+
+    void parse_rate(const std::string& tag, std::string_view value) {
+        const std::size_t colon = value.find(':');
+        int num = 0, den = 0;
+        if (colon == std::string_view::npos || !parse_int(value.substr(0, colon), num) ||
+            !parse_int(value.substr(colon + 1), den) || num < 0 || den < 0) {
+            bad_header("malformed frame rate " + tag + " (expected F<num>:<den>)");
+        }
+        if (num > 0 && den > 0) {  // F0:0 means "unknown": keep the default
+            info_.fps_num = num;
+            info_.fps_den = den;
+        }
+    }
+
+    // Consumes "FRAME[ params]\n"; false at a clean end of the file.
+    bool read_frame_marker() {
+        static constexpr char frame_tag[] = "FRAME";
+        char head[sizeof frame_tag - 1] = {};
+        const std::size_t n = std::fread(head, 1, sizeof head, file_.get());
+        if (std::ferror(file_.get())) {
+            throw Error(ErrorKind::bad_input, "cannot read " + path_ + ": " + std::strerror(errno));
+        }
+        if (n == 0) return false;
+        if (std::memcmp(head, frame_tag, n) != 0) bad_marker();
+        std::string params;
+        if (n < sizeof head || !read_line(params, max_frame_params_length)) {
+            if (std::feof(file_.get())) {
+                const auto got = static_cast<std::int64_t>(n + params.size());
+                throw Error(ErrorKind::bad_input,
+                            detail::truncated_frame_message(path_, next_frame_, got, got + 1 + frame_bytes_));
+            }
+            bad_marker();
+        }
+        if (!params.empty() && params[0] != ' ') bad_marker();
+        return true;
+    }
+
+    [[noreturn]] void bad_marker() const {
+        throw Error(ErrorKind::bad_input,
+                    path_ + ": frame " + std::to_string(next_frame_) +
+                        " does not start with a FRAME line; the file is corrupt or its header's size (" +
+                        std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +
+                        to_string(info_.chroma) + ") does not match its frames");
+    }
+
+    std::string path_;
+    detail::UniqueFile file_;
+    VideoInfo info_;
+    std::int64_t frame_bytes_ = 0;
+    std::int64_t next_frame_ = 0;
+    std::optional<std::int64_t> file_size_;  // none for a pipe, which is skipped by reading
+};
+
+}  // namespace
+
+namespace detail {
+
+std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file) {
+    return std::make_unique<Y4mReader>(path, std::move(file));
+}
+
+}  // namespace detail
+
+Y4mWriter::Y4mWriter(const std::string& path, int width, int height, ChromaFormat chroma, int fps_num,
+                     int fps_den)
+    : path_(path), width_(width), height_(height), chroma_(chroma) {
+    if (width < 1 || height < 1 || fps_num < 1 || fps_den < 1) {
+        throw Error(ErrorKind::invalid_argument, "cannot write " + path + ": frame size " +
+                                                     std::to_string(width) + "x" + std::to_string(height) +
+                                                     " and rate " + std::to_string(fps_num) + "/" +
+                                                     std::to_string(fps_den) + " must be positive");
+    }
+    file_ = std::fopen(path.c_str(), "wb");
+    if (!file_) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
+    const std::string header = std::string(magic) + "W" + std::to_string(width) + " H" +
+                               std::to_string(height) + " F" + std::to_string(fps_num) + ":" +
+                               std::to_string(fps_den) + " Ip A1:1 C" + tag_for(chroma) + "\n";
+    if (std::fwrite(header.data(), 1, header.size(), file_) != header.size() || std::fflush(file_) != 0) {
+        const int error = errno;
+        std::fclose(file_);
+        throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(error));
+    }
+}
+
+Y4mWriter::~Y4mWriter() {
+    if (file_) std::fclose(file_);  // every frame was already flushed and checked in write()
+}
+
+void Y4mWriter::write(const Frame& frame) {
+    const bool planes_fit = frame.cb.width() == chroma_width(chroma_, width_) &&
+                            frame.cb.height() == chroma_height(chroma_, height_) &&
+                            frame.cr.width() == frame.cb.width() && frame.cr.height() == frame.cb.height();
+    if (frame.width() != width_ || frame.height() != height_ || frame.chroma != chroma_ || !planes_fit) {
+        throw Error(ErrorKind::invalid_argument,
+                    "cannot write a " + std::to_string(frame.width()) + "x" + std::to_string(frame.height()) +
+                        " " + to_string(frame.chroma) + " frame to " + path_ + ", which holds " +
+                        std::to_string(width_) + "x" + std::to_string(height_) + " " + to_string(chroma_));
+    }
+    bool ok = std::fputs("FRAME\n", file_) >= 0;
+    for (const Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
+        if (plane->empty()) continue;
+        ok = ok && std::fwrite(plane->data(), 1, plane->size_bytes(), file_) == plane->size_bytes();
+    }
+    // Flushing per frame makes a full disk an error here, not a silently short file at close.
+    if (!ok || std::fflush(file_) != 0) {
+        throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+    }
+}
+
+}  // namespace xme

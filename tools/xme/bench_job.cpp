@@ -1,0 +1,145 @@
+#include "bench_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "xme/accounting.hpp"
+#include "xme/builtin_backends.hpp"
+#include "xme/error.hpp"
+#include "xme/video.hpp"
+
+namespace xme::cli {
+namespace {
+
+// A textured scene panning by a few pixels per frame, with sensor noise: real-looking motion
+// without an input file. Fixed seed: every device sees the same frames.
+std::vector<Plane> synthetic_frames(int width, int height, int count) {
+    std::mt19937 rng(12345);
+    const int margin = 4 * count + 8;
+    Plane texture(width + 2 * margin, height + 2 * margin);
+    std::uniform_int_distribution<int> pixel(0, 255);
+    for (int y = 0; y < texture.height(); ++y) {
+        for (int x = 0; x < texture.width(); ++x) {
+            // Smooth along x (a running blend) so SAD landscapes have structure, not only noise.
+            const int left = x > 0 ? texture.at(x - 1, y) : pixel(rng);
+            texture.at(x, y) = static_cast<std::uint8_t>((left * 3 + pixel(rng)) / 4);
+        }
+    }
+    std::uniform_int_distribution<int> noise(-3, 3);
+    std::vector<Plane> frames;
+    for (int t = 0; t < count; ++t) {
+        Plane frame(width, height);
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) {
+                const int value = texture.at(x + margin + 3 * t - 2 * count, y + margin + t) + noise(rng);
+                frame.at(x, y) = static_cast<std::uint8_t>(std::clamp(value, 0, 255));
+            }
+        }
+        frames.push_back(std::move(frame));
+    }
+    return frames;
+}
+
+// Frames of the input video, tiled by edge replication to the benchmark size.
+std::vector<Plane> video_frames(const std::string& path, int width, int height, int count) {
+    auto reader = open_video(path);
+    std::vector<Plane> frames;
+    while (static_cast<int>(frames.size()) < count) {
+        auto frame = reader->read_frame();
+        if (!frame) throw Error(ErrorKind::bad_input, path + " has fewer than " + std::to_string(count) + " frames");
+        Plane plane(width, height);
+        const PlaneView luma = frame->luma.view();
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) plane.at(x, y) = luma.at_clamped(x, y);
+        }
+        frames.push_back(std::move(plane));
+    }
+    return frames;
+}
+
+BenchRow time_cell(Device& device, const std::string& variant, const SearchParams& params,
+                   const std::vector<Plane>& frames, int threads) {
+    const int width = frames.front().width();
+    const int height = frames.front().height();
+    auto session = device.open_session({params, variant, threads, width, height});
+    auto pair = [&](std::size_t i) {
+        return FramePair{static_cast<std::int64_t>(i - 1), frames[i - 1].view(), static_cast<std::int64_t>(i),
+                         frames[i].view()};
+    };
+    session->submit(pair(1));  // warm-up: allocation, first upload, module load
+    static_cast<void>(session->receive());
+    BenchRow row;
+    row.device = device.info().name;
+    row.variant = variant;
+    row.params = params;
+    row.width = width;
+    row.height = height;
+    row.pairs = static_cast<int>(frames.size()) - 2;
+    const auto start = std::chrono::steady_clock::now();
+    // Keep two pairs in flight, so asynchronous devices overlap transfers with compute.
+    std::size_t next = 2;
+    for (; next < frames.size() && next < 4; ++next) session->submit(pair(next));
+    while (session->pending() > 0) {
+        row.device_seconds += session->receive().device_seconds;
+        if (next < frames.size()) session->submit(pair(next++));
+    }
+    row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    row.comparisons_per_pair = pixel_comparisons(width, height, params);
+    return row;
+}
+
+}  // namespace
+
+std::vector<BenchRow> run_bench(const BenchSettings& settings) {
+    Registry registry = make_builtin_registry();
+    std::vector<std::string> names = settings.devices;
+    if (names.empty()) {
+        for (const auto& info : registry.devices()) {
+            if (info.available && info.backend != "reference") names.push_back(info.name);
+        }
+    }
+    std::vector<BenchRow> rows;
+    for (const auto& name : names) {
+        auto device = registry.open(name);
+        const std::optional<SadPeak> peak = settings.sad_peak ? device->measure_sad_peak() : std::nullopt;
+        std::vector<std::string> variants = settings.variants.empty() ? device->info().variants : settings.variants;
+        for (const auto& [width, height] : settings.sizes) {
+            const int count = settings.pairs + 2;
+            const auto frames =
+                settings.input.empty() ? synthetic_frames(width, height, count) : video_frames(settings.input, width, height, count);
+            for (const auto algorithm : settings.algorithms) {
+                for (const int block : settings.blocks) {
+                    for (const int range : settings.ranges) {
+                        const SearchParams params{block, range, settings.border, algorithm};
+                        for (const auto& variant : variants) {
+                            std::cerr << "bench: " << name << " " << variant << " " << to_string(algorithm) << " block "
+                                      << block << " range " << range << " " << width << "x" << height << "\n";
+                            rows.push_back(time_cell(*device, variant, params, frames, settings.threads));
+                            rows.back().sad_peak = peak;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Speed-up over the CPU backend's default variant on the same cell, where the CPU ran.
+    std::string cpu_default;
+    for (const auto& info : registry.devices()) {
+        if (info.name == "cpu" && info.available) cpu_default = info.variants.front();
+    }
+    for (auto& row : rows) {
+        for (const auto& cpu : rows) {
+            if (cpu.device == "cpu" && cpu.variant == cpu_default &&
+                cpu.params.block_size == row.params.block_size && cpu.params.range == row.params.range &&
+                cpu.params.algorithm == row.params.algorithm && cpu.width == row.width && cpu.height == row.height) {
+                row.cpu_speedup = row.device_fps() / cpu.device_fps();
+            }
+        }
+    }
+    return rows;
+}
+
+}  // namespace xme::cli

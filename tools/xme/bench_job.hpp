@@ -1,0 +1,50 @@
+// `xme bench`: the same frames through a matrix of devices x variants x algorithms x block sizes x
+// ranges x frame sizes, timed on each device's own clock and on the wall clock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xme/device.hpp"
+
+namespace xme::cli {
+
+struct BenchSettings {
+    std::string input;  // frames from this video, cropped or tiled to each size; empty: synthetic
+    std::vector<std::string> devices;  // empty: every available device but the reference
+    std::vector<std::string> variants;  // empty: every variant of each device
+    std::vector<Algorithm> algorithms{Algorithm::full_search};
+    std::vector<int> blocks{16};
+    std::vector<int> ranges{16};
+    std::vector<std::pair<int, int>> sizes{{1920, 1080}};
+    BorderMode border = BorderMode::pad;
+    int pairs = 8;  // timed pairs per cell, after one warm-up pair
+    int threads = 0;
+    bool sad_peak = true;
+};
+
+struct BenchRow {
+    std::string device;
+    std::string variant;
+    SearchParams params;
+    int width = 0;
+    int height = 0;
+    int pairs = 0;
+    double device_seconds = 0;
+    double wall_seconds = 0;
+    std::uint64_t comparisons_per_pair = 0;
+    std::optional<SadPeak> sad_peak;
+    std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell
+
+    [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
+    [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }
+    [[nodiscard]] double device_comparisons_per_second() const {
+        return static_cast<double>(comparisons_per_pair) * pairs / device_seconds;
+    }
+};
+
+std::vector<BenchRow> run_bench(const BenchSettings& settings);
+
+}  // namespace xme::cli

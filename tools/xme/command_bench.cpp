@@ -1,0 +1,146 @@
+// `xme bench [INPUT]`: cross-device performance over a matrix of parameters.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench_job.hpp"
+#include "commands.hpp"
+#include "xme/error.hpp"
+
+namespace xme::cli {
+namespace {
+
+struct BenchOptions {
+    BenchSettings settings;
+    std::vector<std::string> algorithms{"fs"};
+    std::vector<std::string> sizes{"1920x1080"};
+    std::string border = "pad";
+    std::string csv;
+    std::string json;
+};
+
+std::pair<int, int> parse_frame_size(const std::string& text) {
+    int width = 0;
+    int height = 0;
+    char trailing = 0;
+    if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 1 || height < 1 ||
+        width > max_frame_dimension || height > max_frame_dimension) {
+        throw Error(ErrorKind::invalid_argument, "--sizes entry '" + text + "' is not WIDTHxHEIGHT (1..16384 each)");
+    }
+    return {width, height};
+}
+
+std::string peak_fraction(const BenchRow& row) {
+    if (!row.sad_peak) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * row.device_comparisons_per_second() / row.sad_peak->pixels_per_second);
+    return text;
+}
+
+void print_table(const std::vector<BenchRow>& rows) {
+    std::printf("%-10s %-12s %-8s %5s %5s %11s %10s %10s %10s %9s %9s\n", "device", "variant", "algo", "block", "range",
+                "size", "dev fps", "wall fps", "Gpx/s", "of peak", "vs cpu");
+    for (const auto& row : rows) {
+        const std::string size = std::to_string(row.width) + "x" + std::to_string(row.height);
+        std::string speedup = "-";
+        if (row.cpu_speedup) speedup = std::to_string(*row.cpu_speedup).substr(0, 6) + "x";
+        std::printf("%-10s %-12s %-8s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s\n", row.device.c_str(),
+                    row.variant.c_str(), std::string(to_string(row.params.algorithm)).c_str(), row.params.block_size,
+                    row.params.range, size.c_str(), row.device_fps(), row.wall_fps(),
+                    row.device_comparisons_per_second() / 1e9, peak_fraction(row).c_str(), speedup.c_str());
+    }
+    for (const auto& row : rows) {
+        if (row.sad_peak && (&row == &rows.front() || row.device != (&row)[-1].device)) {
+            std::printf("%s: measured SAD peak %.2f Gpx/s (%s)\n", row.device.c_str(),
+                        row.sad_peak->pixels_per_second / 1e9, row.sad_peak->instruction.c_str());
+        }
+    }
+    std::printf("dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host work\n");
+}
+
+nlohmann::json row_json(const BenchRow& row) {
+    nlohmann::json j = {{"device", row.device},
+                        {"variant", row.variant},
+                        {"algorithm", to_string(row.params.algorithm)},
+                        {"block", row.params.block_size},
+                        {"range", row.params.range},
+                        {"border", to_string(row.params.border)},
+                        {"width", row.width},
+                        {"height", row.height},
+                        {"pairs", row.pairs},
+                        {"device_seconds", row.device_seconds},
+                        {"wall_seconds", row.wall_seconds},
+                        {"device_fps", row.device_fps()},
+                        {"wall_fps", row.wall_fps()},
+                        {"pixel_comparisons_per_pair", row.comparisons_per_pair},
+                        {"device_gpx_per_second", row.device_comparisons_per_second() / 1e9},
+                        {"sad_peak_gpx_per_second", row.sad_peak ? nlohmann::json(row.sad_peak->pixels_per_second / 1e9) : nlohmann::json()},
+                        {"sad_peak_instruction", row.sad_peak ? nlohmann::json(row.sad_peak->instruction) : nlohmann::json()},
+                        {"fraction_of_sad_peak", row.sad_peak ? nlohmann::json(row.device_comparisons_per_second() / row.sad_peak->pixels_per_second) : nlohmann::json()},
+                        {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()}};
+    return j;
+}
+
+void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& options) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& row : rows) all.push_back(row_json(row));
+    if (!options.json.empty()) {
+        std::ofstream out(options.json);
+        out << nlohmann::json{{"rows", all}, {"device_time_includes", "each device's own clock: kernels (GPU events or timestamps) or the search (CPU)"}}.dump(2) << "\n";
+        if (!out) throw Error(ErrorKind::io, "cannot write " + options.json);
+    }
+    if (!options.csv.empty()) {
+        std::ofstream out(options.csv);
+        const auto& first = all.front();
+        std::string header;
+        for (const auto& [key, value] : first.items()) header += (header.empty() ? "" : ",") + key;
+        out << header << "\n";
+        for (const auto& row : all) {
+            std::string line;
+            for (const auto& [key, value] : row.items()) {
+                line += (line.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+            }
+            out << line << "\n";
+        }
+        if (!out) throw Error(ErrorKind::io, "cannot write " + options.csv);
+    }
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+    auto options = std::make_shared<BenchOptions>();
+    auto& s = options->settings;
+    auto* cmd = app.add_subcommand("bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
+    cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
+    cmd->add_option("--backends", s.devices, "Devices, comma-separated (default: every available one)")->delimiter(',');
+    cmd->add_option("--variants", s.variants, "Variants, comma-separated (default: every variant of each device)")->delimiter(',');
+    cmd->add_option("--algos", options->algorithms, "fs, fs+hpel (comma-separated)")->delimiter(',')->capture_default_str();
+    cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")->delimiter(',')->capture_default_str();
+    cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")->delimiter(',')->capture_default_str();
+    cmd->add_option("--sizes", options->sizes, "Frame sizes WIDTHxHEIGHT (comma-separated)")->delimiter(',')->capture_default_str();
+    cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
+    cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")->check(CLI::PositiveNumber)->capture_default_str();
+    cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")->check(CLI::NonNegativeNumber);
+    cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
+    cmd->add_option("--csv", options->csv, "Write the rows as CSV");
+    cmd->add_option("--json", options->json, "Write the rows as JSON");
+    return {cmd, [options] {
+                auto& settings = options->settings;
+                settings.algorithms.clear();
+                for (const auto& name : options->algorithms) settings.algorithms.push_back(parse_algorithm(name));
+                settings.sizes.clear();
+                for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size));
+                settings.border = parse_border_mode(options->border);
+                for (const int block : settings.blocks) SearchParams{block, 0, settings.border, Algorithm::full_search}.validate();
+                for (const int range : settings.ranges) SearchParams{16, range, settings.border, Algorithm::full_search}.validate();
+                const auto rows = run_bench(settings);
+                print_table(rows);
+                write_outputs(rows, *options);
+                return 0;
+            }};
+}
+
+}  // namespace xme::cli
