@@ -1,6 +1,7 @@
 // Any container and codec FFmpeg decodes, reduced to 8-bit luma: ME needs nothing else, and
 // dropping chroma here avoids converting every pixel format to one of the planar layouts.
 #include <cstring>
+#include <mutex>
 
 #include "video_io.hpp"
 #include "xme/error.hpp"
@@ -8,6 +9,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 }
@@ -55,9 +57,17 @@ bool luma_is_plane_zero(AVPixelFormat format) {
            luma.shift == 0 && luma.offset == 0;
 }
 
+// Our errors already name the file and the reason, and libav's warnings and notes about normal streams
+// confuse users; libav's own errors still print. Process-wide, so set once, by the first reader.
+void quiet_libav_below_errors() {
+    static std::once_flag once;
+    std::call_once(once, [] { av_log_set_level(AV_LOG_ERROR); });
+}
+
 class FfmpegReader final : public VideoReader {
 public:
     explicit FfmpegReader(const std::string& path) : path_(path) {
+        quiet_libav_below_errors();
         AVFormatContext* opened = nullptr;
         check(avformat_open_input(&opened, path.c_str(), nullptr, nullptr), "cannot open it with FFmpeg");
         format_.reset(opened);

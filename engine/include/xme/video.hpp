@@ -17,7 +17,9 @@ struct VideoInfo {
     ChromaFormat chroma = ChromaFormat::yuv420;  // of the frames handed out
     int fps_num = 25;
     int fps_den = 1;
-    std::int64_t frame_count = -1;  // -1 when the container does not say
+    std::int64_t frame_count = -1;  // -1 when the container does not say; for FFmpeg input, the container's
+                                    // claim, which may exceed the frames actually decoded (tree.avi claims
+                                    // 444 but holds 68)
     std::string format;             // "y4m", "raw", or "ffmpeg:<demuxer>/<codec>"
 };
 

@@ -1,0 +1,208 @@
+// `xme` end to end, as a user runs it: real clips in, CSV/NPY/JSON out, and a specific message and
+// non-zero exit code for each kind of fault, with every frame finished before it written out.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+#include "test_support.hpp"
+#include "xme/video.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+};
+
+Run run_xme(const std::string& arguments) {
+    const std::string command = std::string(XME_BINARY) + " " + arguments + " 2>&1";
+    Run run;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
+    const int status = pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    INFO("$ xme ", arguments, "\n", run.output);
+    return run;
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+fs::path scratch_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("xme-cli-" + name + "-" + std::to_string(xme::test::run_seed()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+// The clip to run on: the real one, or its .y4m stand-in where this build has no FFmpeg.
+std::string real_clip() {
+    const std::string avi = xme::test::clip_path("tree.avi");
+    return xme::ffmpeg_available() ? avi : fs::path(avi).replace_extension(".y4m").string();
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+    TEST_CASE("estimate on a real clip writes CSV and JSON that agree with each other") {
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped: ", real_clip(), " is missing");
+            return;
+        }
+        const fs::path dir = scratch_dir("estimate");
+        const Run run = run_xme("estimate " + real_clip() + " --backend cpu --frames 4 --block 16 --range 8 -o " +
+                                (dir / "mv.csv").string() + " --json " + (dir / "summary.json").string() + " --quiet");
+        REQUIRE(run.exit_code == 0);
+        const auto rows = lines_of(read_file(dir / "mv.csv"));
+        REQUIRE(rows.size() == 1 + 3 * 20 * 15);  // 3 pairs of 320x240 in 16x16 blocks
+        CHECK(rows.front() == "frame,x,y,mv_x,mv_y,cost,cost_scale");
+        long long csv_cost = 0;
+        int moving = 0;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            int frame = 0, x = 0, y = 0, mvx = 0, mvy = 0, cost = 0, scale = 0;
+            REQUIRE(std::sscanf(rows[i].c_str(), "%d,%d,%d,%d,%d,%d,%d", &frame, &x, &y, &mvx, &mvy, &cost, &scale) == 7);
+            CHECK((frame >= 1 && frame <= 3));
+            CHECK((x % 16 == 0 && y % 16 == 0 && x < 320 && y < 240));
+            CHECK((std::abs(mvx) <= 32 && std::abs(mvy) <= 32 && mvx % 4 == 0 && mvy % 4 == 0));
+            CHECK(scale == 1);
+            if (frame == 1) csv_cost += cost;
+            moving += (mvx != 0 || mvy != 0) ? 1 : 0;
+        }
+        CHECK(moving > 0);  // real motion, not an all-zero field
+        const auto summary = nlohmann::json::parse(read_file(dir / "summary.json"));
+        CHECK(summary["device"]["name"] == "cpu");
+        CHECK(summary["parameters"]["block"] == 16);
+        CHECK(summary["parameters"]["range"] == 8);
+        CHECK(summary["error"].is_null());
+        REQUIRE(summary["frames"].size() == 3);
+        CHECK(summary["frames"][0]["frame"] == 1);
+        CHECK(summary["frames"][0]["total_cost"] == csv_cost);
+        double mc = 0, zero = 0;
+        for (const auto& frame : summary["frames"]) {
+            mc += frame["mc_psnr_db"].get<double>();
+            zero += frame["zero_psnr_db"].get<double>();
+        }
+        CHECK(mc > zero);  // compensating the motion predicts better than not moving
+        CHECK(summary["timing"]["pairs"] == 3);
+    }
+
+    TEST_CASE("on real video the CPU backend's vectors are the reference's, byte for byte") {
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped: ", real_clip(), " is missing");
+            return;
+        }
+        const fs::path dir = scratch_dir("oracle");
+        for (const char* border : {"pad", "restrict"}) {
+            const std::string common = "estimate " + real_clip() + " --frames 3 --start 10 --block 8 --range 6 --algo fs+hpel --border " + border;
+            REQUIRE(run_xme(common + " --backend reference -o " + (dir / "reference.csv").string()).exit_code == 0);
+            REQUIRE(run_xme(common + " --backend cpu -o " + (dir / "cpu.csv").string()).exit_code == 0);
+            const std::string expected = read_file(dir / "reference.csv");
+            CHECK(expected.size() > 1000);
+            CHECK(read_file(dir / "cpu.csv") == expected);
+        }
+    }
+
+    TEST_CASE("each fault has its own message and exit code") {
+        const fs::path dir = scratch_dir("faults");
+        struct Fault {
+            std::string arguments;
+            int exit_code;
+            std::string message;
+        };
+        const std::string clip = real_clip();
+        const Fault faults[] = {
+            {"estimate " + (dir / "missing.y4m").string(), 3, "cannot open"},
+            {"estimate " + clip + " --block 7", 2, "block size 7 is not supported: use 4, 8, 16 or 32"},
+            {"estimate " + clip + " --range 5000", 2, "search range 5000 is out of bounds"},
+            {"estimate " + clip + " --algo tss", 2, "unknown algorithm 'tss': use fs or fs+hpel"},
+            {"estimate " + clip + " --border wrap", 2, "unknown border mode 'wrap'"},
+            {"estimate " + clip + " --backend nosuch", 2, "unknown device 'nosuch'"},
+            {"estimate " + clip + " --size 12y4", 2, "is not WIDTHxHEIGHT"},
+            {"estimate " + clip + " --frames 0", 105, ""},  // CLI11's own range check
+            {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
+            {"estimate", 106, "input is required"},
+        };
+        std::ofstream(dir / "raw.yuv") << std::string(100, 'x');
+        for (const auto& fault : faults) {
+            const Run run = run_xme(fault.arguments);
+            INFO(fault.arguments, " -> ", run.output);
+            CHECK(run.exit_code != 0);
+            if (fault.exit_code < 100) CHECK(run.exit_code == fault.exit_code);
+            CHECK(run.output.find(fault.message) != std::string::npos);
+        }
+        const Run raw = run_xme("estimate " + (dir / "raw.yuv").string());
+        CHECK(raw.exit_code == 2);
+        CHECK(raw.output.find("--size") != std::string::npos);
+    }
+
+    TEST_CASE("a truncated frame mid-video ends the run after writing every complete frame") {
+        const fs::path dir = scratch_dir("truncated");
+        auto rng = xme::test::rng_for("cli truncated");
+        const fs::path video = dir / "cut.y4m";
+        {
+            xme::Y4mWriter writer(video.string(), 48, 32, xme::ChromaFormat::yuv420);
+            for (int i = 0; i < 4; ++i) {
+                auto frame = xme::make_frame(48, 32, xme::ChromaFormat::yuv420);
+                frame.luma = xme::test::make_pair(xme::test::Content::moving_texture, 48, 32, rng).current;
+                writer.write(frame);
+            }
+        }
+        fs::resize_file(video, fs::file_size(video) - 100);  // cut into the last frame
+        const Run run = run_xme("estimate " + video.string() + " --block 8 --range 4 -o " + (dir / "mv.csv").string() +
+                                " --json " + (dir / "summary.json").string());
+        CHECK(run.exit_code == 3);
+        CHECK(run.output.find("frame 3 is truncated") != std::string::npos);
+        const auto rows = lines_of(read_file(dir / "mv.csv"));
+        CHECK(rows.size() == 1 + 2 * 6 * 4);  // pairs 1 and 2 complete, 6x4 blocks each
+        const auto summary = nlohmann::json::parse(read_file(dir / "summary.json"));
+        CHECK(summary["frames"].size() == 2);
+        CHECK(summary["error"].get<std::string>().find("truncated") != std::string::npos);
+    }
+
+    TEST_CASE("devices lists every backend, available or with its reason") {
+        const Run run = run_xme("devices");
+        CHECK(run.exit_code == 0);
+        for (const char* name : {"cpu", "reference", "cuda", "vulkan"}) CHECK(run.output.find(name) != std::string::npos);
+    }
+}
+
+TEST_SUITE("cli") {
+    TEST_CASE("the README's library example is the one the build compiles, and it runs") {
+        const std::string example = read_file(fs::path(XME_SOURCE_DIR) / "tools/examples/estimate_two_frames.cpp");
+        REQUIRE(example.size() > 500);
+        CHECK_MESSAGE(read_file(fs::path(XME_SOURCE_DIR) / "README.md").find(example) != std::string::npos,
+                      "README.md must contain tools/examples/estimate_two_frames.cpp verbatim");
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped running the example: ", real_clip(), " is missing");
+            return;
+        }
+        FILE* pipe = popen((std::string(XME_EXAMPLE_BINARY) + " " + real_clip() + " 2>&1").c_str(), "r");
+        REQUIRE(pipe != nullptr);
+        std::string output;
+        char buffer[512];
+        while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+        CHECK(pclose(pipe) == 0);
+        CHECK(output.find("the centre block moved by (") != std::string::npos);
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what xme needs to build and test on Debian 12, skipping what is already there.
+# The CUDA toolkit is not a Debian 12 package in main: install NVIDIA's, or build without it
+# (the CUDA backend is then listed as absent, with the reason).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  doctest-dev libcli11-dev nlohmann-json3-dev
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+  libvulkan-dev glslang-tools spirv-cross libspirv-cross-c-shared-dev
+  mesa-vulkan-drivers vulkan-validationlayers
+  opencv-doc ffmpeg python3-numpy
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: every package is installed"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
