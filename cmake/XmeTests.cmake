@@ -1,7 +1,7 @@
 # The suites become separate CTest tests, so that a failure names its area and `ctest -j` runs them
 # side by side. Conformance runs once per backend family; a family with no usable device here exits
 # 77 after saying why, which CTest shows as skipped, never as passed.
-foreach(suite reference io cli)
+foreach(suite reference io cli scheduler)
   add_test(NAME ${suite} COMMAND xme_tests --test-suite=${suite})
 endforeach()
 foreach(backend cpu cuda vulkan)

@@ -11,58 +11,17 @@
 #include <sys/wait.h>
 #include <vector>
 
+#include "cli_test_helpers.hpp"
 #include "test_support.hpp"
 #include "xme/video.hpp"
 
-namespace {
-
+using xme::test::cli::lines_of;
+using xme::test::cli::read_file;
+using xme::test::cli::real_clip;
+using xme::test::cli::run_xme;
+using xme::test::cli::Run;
+using xme::test::cli::scratch_dir;
 namespace fs = std::filesystem;
-
-struct Run {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr together
-};
-
-Run run_xme(const std::string& arguments) {
-    const std::string command = std::string(XME_BINARY) + " " + arguments + " 2>&1";
-    Run run;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
-    const int status = pclose(pipe);
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    INFO("$ xme ", arguments, "\n", run.output);
-    return run;
-}
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-fs::path scratch_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("xme-cli-" + name + "-" + std::to_string(xme::test::run_seed()));
-    fs::create_directories(dir);
-    return dir;
-}
-
-// The clip to run on: the real one, or its .y4m stand-in where this build has no FFmpeg.
-std::string real_clip() {
-    const std::string avi = xme::test::clip_path("tree.avi");
-    return xme::ffmpeg_available() ? avi : fs::path(avi).replace_extension(".y4m").string();
-}
-
-}  // namespace
 
 TEST_SUITE("cli") {
     TEST_CASE("estimate on a real clip writes CSV and JSON that agree with each other") {

@@ -1,8 +1,11 @@
 // Every available device and variant against the reference, bit-exact: random frames of three kinds
 // (noise, few grey levels for ties, moving texture) and real clip frames, every block size, both
 // border modes, both algorithms, odd sizes and several ranges. XME_TEST_DEVICE picks one device.
+// Variants whose half-pel samples come from texture filtering are checked under SPEC §6's tolerance.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -36,6 +39,63 @@ const std::vector<DeviceUnderTest>& all_devices() {
     return devices;
 }
 
+// SPEC §6 for variants in DeviceInfo::filtered_variants, fs+hpel. The tolerance follows the filter's
+// documented behaviour: one that rounds the interpolated sample to 8 bits (lavapipe's R8_UNORM path,
+// the least precise SPEC allows; NVIDIA's keeps more, and devices where it is exact do not list the
+// variant) is off by at most half a grey level, 2 cost4 units per pixel, so a block's cost4 by at most
+// 2*B*B. That bounds the device's reported cost of its own vector, and SPEC bounds the reference cost
+// of that vector by the reference cost of the reference's vector plus 2*B*B. The integer search
+// stays exact, so the vector must also be the integer winner or one of its 8 half-pel neighbours.
+bool filtered_half_pel(const DeviceUnderTest& dut, const xme::SearchParams& params) {
+    const auto& filtered = dut.device->info().filtered_variants;
+    return params.algorithm == xme::Algorithm::full_search_hpel &&
+           std::find(filtered.begin(), filtered.end(), dut.variant) != filtered.end();
+}
+
+struct FilteredTally {
+    long blocks = 0;
+    long differing = 0;
+};
+FilteredTally filtered_tally;
+
+void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane& current,
+                                   const xme::SearchParams& params, const xme::MotionField& expected,
+                                   const xme::MotionField& actual) {
+    const int b = params.block_size;
+    const auto tolerance = static_cast<std::uint32_t>(2 * b * b);
+    REQUIRE(actual.blocks.size() == expected.blocks.size());
+    REQUIRE(actual.cost_scale == 4);
+    xme::SearchParams integer_params = params;
+    integer_params.algorithm = xme::Algorithm::full_search;
+    const xme::MotionField integer = xme::reference::estimate(reference.view(), current.view(), integer_params);
+    for (int by = 0; by < expected.blocks_y; ++by) {
+        for (int bx = 0; bx < expected.blocks_x; ++bx) {
+            const xme::BlockMotion& e = expected.at(bx, by);
+            const xme::BlockMotion& a = actual.at(bx, by);
+            ++filtered_tally.blocks;
+            if (a == e) continue;
+            ++filtered_tally.differing;
+            const xme::BlockMotion& start = integer.at(bx, by);
+            const std::uint32_t cost = xme::reference::cost4(reference.view(), current.view(), bx * b, by * b, b, a.mv_x, a.mv_y);
+            INFO("block (", bx, ",", by, "): reference mv (", e.mv_x, ",", e.mv_y, ") cost4 ", e.cost, ", device mv (",
+                 a.mv_x, ",", a.mv_y, ") cost4 ", a.cost, " whose exact cost4 is ", cost, ", tolerance ", tolerance);
+            CHECK((a.mv_x % 2 == 0 && a.mv_y % 2 == 0 && std::abs(a.mv_x - start.mv_x) <= 2 &&
+                   std::abs(a.mv_y - start.mv_y) <= 2));
+            CHECK(xme::reference::halfpel_candidate_valid(bx * b, by * b, a.mv_x, a.mv_y, current.width(),
+                                                          current.height(), params));
+            CHECK(cost <= e.cost + tolerance);
+            CHECK((a.cost <= cost + tolerance && cost <= a.cost + tolerance));
+        }
+    }
+}
+
+void report_filtered_tally() {
+    if (filtered_tally.blocks == 0) return;
+    MESSAGE("filtered half-pel variants (SPEC §6): ", filtered_tally.differing, " of ", filtered_tally.blocks,
+            " blocks differ from the reference");
+    filtered_tally = {};
+}
+
 void check_against_reference(const xme::Plane& reference, const xme::Plane& current, const xme::SearchParams& params,
                              const std::string& what) {
     const xme::MotionField expected = xme::reference::estimate(reference.view(), current.view(), params);
@@ -46,9 +106,13 @@ void check_against_reference(const xme::Plane& reference, const xme::Plane& curr
         options.width = current.width();
         options.height = current.height();
         const auto actual = xme::estimate_pair(*dut.device, options, reference.view(), current.view());
-        const std::string difference = xme::test::first_difference(expected, actual);
         INFO(dut.device->info().name, " variant ", dut.variant, ", ", what, ", block ", params.block_size, " range ",
              params.range, " ", to_string(params.border), " ", to_string(params.algorithm));
+        if (filtered_half_pel(dut, params)) {
+            check_within_filter_tolerance(reference, current, params, expected, actual);
+            continue;
+        }
+        const std::string difference = xme::test::first_difference(expected, actual);
         CHECK_MESSAGE(difference.empty(), difference);
     }
 }
@@ -92,6 +156,7 @@ TEST_SUITE("conformance") {
                 }
             }
         }
+        report_filtered_tally();
     }
 
     TEST_CASE("real frames from the clips") {
@@ -116,5 +181,6 @@ TEST_SUITE("conformance") {
                 }
             }
         }
+        report_filtered_tally();
     }
 }

@@ -14,5 +14,6 @@ struct Command {
 Command add_devices_command(CLI::App& app);
 Command add_estimate_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace xme::cli

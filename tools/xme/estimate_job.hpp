@@ -1,4 +1,5 @@
-// One `xme estimate` run: frames from a reader, pairs through a device, fields to the writers.
+// One `xme estimate` (or `xme compare`) run: frames from a reader, pairs through the scheduler,
+// fields to the writers, metrics and, under mirror, agreement between the devices.
 #pragma once
 
 #include <cstdint>
@@ -6,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "xme/device.hpp"
+#include "xme/agreement.hpp"
 #include "xme/metrics.hpp"
+#include "xme/scheduler.hpp"
 #include "xme/video.hpp"
 
 namespace xme::cli {
@@ -15,30 +17,47 @@ namespace xme::cli {
 struct EstimateSettings {
     std::string input;
     RawVideoOptions raw;
-    std::string device = "auto";
-    SessionOptions session;      // params, variant, threads; the size is filled from the input
-    std::int64_t start = 0;      // frames skipped before the first one read
-    std::int64_t frames = -1;    // frames read (pairs = frames - 1); -1: to the end
-    std::string output;          // .csv or .npy, or empty
-    std::string json;            // summary file, or empty
+    Policy policy = Policy::single;
+    std::vector<std::string> devices{"auto"};
+    SessionOptions session;    // params, variant, threads; the size is filled from the input
+    std::int64_t start = 0;    // frames skipped before the first one read
+    std::int64_t frames = -1;  // frames read (pairs = frames - 1); -1: to the end
+    std::string output;        // .csv or .npy, or empty
+    std::string json;          // summary file, or empty
     bool quiet = false;
+    bool verbose = false;
 };
 
 struct FrameRecord {
     std::int64_t frame = 0;
-    FrameMetrics metrics;
-    double device_seconds = 0;
-    double wall_seconds = 0;
+    FrameMetrics metrics;                // of the first device's field
+    std::vector<std::size_t> devices;    // which devices computed it (one, or all under mirror)
+    std::vector<double> device_seconds;  // per entry of `devices`
+};
+
+// Agreement of device `second` with device `first` (SPEC §6); second == first: the device's
+// reported costs against the reference's cost of its own vectors.
+struct DeviceAgreement {
+    std::size_t first = 0;
+    std::size_t second = 0;
+    std::uint32_t tolerance = 0;
+    std::int64_t blocks_compared = 0;
+    std::int64_t blocks_different = 0;
+    std::vector<std::pair<std::int64_t, BlockMismatch>> mismatches;  // with their frame
 };
 
 struct EstimateReport {
     VideoInfo video;
-    DeviceInfo device;
-    std::string variant;
+    std::vector<ScheduledDevice> devices;
     std::vector<FrameRecord> frames;
+    std::vector<DeviceAgreement> agreements;  // mirror only
+    std::vector<std::string> notices;         // e.g. a device that failed under split
+    std::string choice_reason;                // why "auto" chose its device
     double wall_seconds = 0;
     std::uint64_t comparisons_per_pair = 0;
     std::optional<std::string> error;  // the fault that ended the run early, if any
+
+    [[nodiscard]] bool all_agree() const;
 };
 
 // Runs the job. Every finished frame is written before an error propagates; the JSON summary is
@@ -46,5 +65,6 @@ struct EstimateReport {
 EstimateReport run_estimate(const EstimateSettings& settings);
 
 void print_summary(const EstimateReport& report, const EstimateSettings& settings);
+void print_agreement(const EstimateReport& report);
 
 }  // namespace xme::cli

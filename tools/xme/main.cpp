@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     const std::vector<xme::cli::Command> commands = {xme::cli::add_devices_command(app),
                                                      xme::cli::add_estimate_command(app),
+                                                     xme::cli::add_compare_command(app),
                                                      xme::cli::add_bench_command(app)};
     try {
         app.parse(argc, argv);

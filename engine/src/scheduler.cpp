@@ -1,0 +1,231 @@
+#include "xme/scheduler.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "xme/error.hpp"
+
+namespace xme {
+
+Policy parse_policy(std::string_view name) {
+    if (name == "single") return Policy::single;
+    if (name == "mirror") return Policy::mirror;
+    if (name == "split") return Policy::split;
+    throw Error(ErrorKind::invalid_argument, "unknown policy '" + std::string(name) + "': use single, mirror or split");
+}
+
+std::string_view to_string(Policy policy) {
+    switch (policy) {
+        case Policy::single: return "single";
+        case Policy::mirror: return "mirror";
+        case Policy::split: return "split";
+    }
+    return "?";
+}
+
+// Everything the reader (run's thread) and the device workers share, under one mutex.
+struct Scheduler::Shared {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::map<std::int64_t, std::shared_ptr<const Frame>> frames;  // read and still needed
+    std::vector<std::deque<std::int64_t>> queues;  // pairs to do, by current-frame index: one shared (split) or one per device
+    std::map<std::int64_t, ScheduledPair> results;  // finished or partly finished pairs, not yet delivered
+    std::int64_t last_pair = -1;                   // highest pair index queued so far
+    bool reading_done = false;
+    std::int64_t next_delivery = 0;
+    std::size_t devices_alive = 0;
+    std::exception_ptr failure;  // ends the run once the pairs before it are delivered
+    std::vector<std::string> notices;
+
+    std::deque<std::int64_t>& queue_of(std::size_t device) { return queues.size() == 1 ? queues[0] : queues[device]; }
+    [[nodiscard]] bool finished() const { return reading_done && next_delivery > last_pair; }
+};
+
+Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : options_(options) {
+    if (options.devices.empty()) throw Error(ErrorKind::invalid_argument, "no device given to schedule on");
+    if (options.policy == Policy::single && options.devices.size() != 1) {
+        throw Error(ErrorKind::invalid_argument, "policy single takes one device; use mirror or split for several");
+    }
+    for (const auto& name : options.devices) {
+        auto device = registry.open(name);
+        const auto& variants = device->info().variants;
+        const bool has_variant = std::find(variants.begin(), variants.end(), options.session.variant) != variants.end();
+        devices_.push_back({device->info(), has_variant ? options.session.variant : variants.front(), 0, std::nullopt});
+        opened_.push_back(std::move(device));
+    }
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::work(std::size_t index, Shared& shared) {
+    std::deque<std::int64_t> in_flight;  // submitted, result not yet received
+    std::optional<std::int64_t> refused;  // taken from the queue, but the device refused it
+    std::unique_ptr<MotionSession> session;
+    // Called with the lock held.
+    auto record = [&](PairResult&& result) {
+        const std::int64_t pair = in_flight.front();
+        in_flight.pop_front();
+        ScheduledPair& slot = shared.results[pair];
+        slot.frame = pair;
+        slot.results.push_back({index, std::move(result)});
+        ++devices_[index].pairs_done;
+        shared.changed.notify_all();
+    };
+    try {
+        SessionOptions options = options_.session;
+        options.variant = devices_[index].variant;
+        session = opened_[index]->open_session(options);
+        std::unique_lock lock(shared.mutex);
+        while (!shared.finished() && !shared.failure) {
+            auto& queue = shared.queue_of(index);
+            // Top up the device with pairs whose frames have been read.
+            while (static_cast<int>(in_flight.size()) < options_.pairs_in_flight && !queue.empty()) {
+                const std::int64_t pair = queue.front();
+                queue.pop_front();
+                const auto reference = shared.frames.at(pair - 1);
+                const auto current = shared.frames.at(pair);
+                lock.unlock();
+                try {
+                    session->submit({pair - 1, reference->luma.view(), pair, current->luma.view()});
+                } catch (...) {
+                    refused = pair;
+                    throw;
+                }
+                lock.lock();
+                in_flight.push_back(pair);
+            }
+            if (in_flight.empty()) {
+                shared.changed.wait(lock);
+                continue;
+            }
+            lock.unlock();
+            PairResult result = session->receive();
+            lock.lock();
+            record(std::move(result));
+        }
+    } catch (...) {
+        const std::exception_ptr error = std::current_exception();
+        // Pairs the device finished before it failed still count: collect them first.
+        while (session && refused && !in_flight.empty()) {
+            try {
+                PairResult result = session->receive();
+                std::lock_guard lock(shared.mutex);
+                record(std::move(result));
+            } catch (...) {
+                break;
+            }
+        }
+        if (refused) in_flight.push_back(*refused);
+        std::lock_guard lock(shared.mutex);
+        std::string what = "unknown error";
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        devices_[index].failure = what;
+        --shared.devices_alive;
+        if (options_.policy == Policy::split && shared.devices_alive > 0) {
+            // Its unfinished pairs go back to the front of the shared queue, for the others.
+            auto& queue = shared.queues[0];
+            queue.insert(queue.begin(), in_flight.begin(), in_flight.end());
+            std::sort(queue.begin(), queue.end());
+            shared.notices.push_back("device " + devices_[index].info.name + " failed: " + what + "; its " +
+                                     std::to_string(in_flight.size()) + " unfinished frame pair(s) go to the other devices");
+        } else if (!shared.failure) {
+            shared.failure = error;
+        }
+        shared.changed.notify_all();
+    }
+}
+
+void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
+                    const std::function<void(ScheduledPair&&)>& deliver, const std::function<void(const std::string&)>& notice) {
+    std::optional<Frame> first = next_frame();
+    if (!first) return;
+    Shared shared;
+    shared.frames[first_index] = std::make_shared<const Frame>(std::move(*first));
+    shared.queues.resize(options_.policy == Policy::mirror ? devices_.size() : 1);
+    shared.next_delivery = first_index + 1;
+    shared.last_pair = first_index;
+    shared.devices_alive = devices_.size();
+    const std::size_t expected_results = options_.policy == Policy::mirror ? devices_.size() : 1;
+    // Enough frames read ahead to keep every device busy, and no more: a long video is never held whole.
+    const auto window = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight * 2 + 2;
+
+    std::vector<std::thread> workers;
+    for (std::size_t i = 0; i < devices_.size(); ++i) workers.emplace_back([this, i, &shared] { work(i, shared); });
+
+    std::exception_ptr reader_failure;
+    std::unique_lock lock(shared.mutex);
+    // Delivers, in order, every pair that is complete; the caller holds the lock.
+    auto deliver_ready = [&] {
+        for (;;) {
+            for (const auto& text : shared.notices) {
+                lock.unlock();
+                notice(text);
+                lock.lock();
+            }
+            shared.notices.clear();
+            auto it = shared.results.find(shared.next_delivery);
+            if (it == shared.results.end() || it->second.results.size() < expected_results) return;
+            ScheduledPair pair = std::move(it->second);
+            shared.results.erase(it);
+            pair.reference = shared.frames.at(pair.frame - 1);
+            pair.current = shared.frames.at(pair.frame);
+            std::sort(pair.results.begin(), pair.results.end(),
+                      [](const DeviceResult& a, const DeviceResult& b) { return a.device < b.device; });
+            shared.frames.erase(pair.frame - 1);  // no later pair needs it
+            ++shared.next_delivery;
+            shared.changed.notify_all();
+            lock.unlock();
+            deliver(std::move(pair));
+            lock.lock();
+        }
+    };
+    while (!shared.reading_done && !shared.failure) {
+        deliver_ready();
+        if (shared.last_pair - shared.next_delivery + 1 >= window) {
+            shared.changed.wait(lock);
+            continue;
+        }
+        lock.unlock();
+        std::optional<Frame> frame;
+        try {
+            frame = next_frame();
+        } catch (...) {
+            reader_failure = std::current_exception();
+        }
+        lock.lock();
+        if (!frame) {
+            shared.reading_done = true;
+            break;
+        }
+        const std::int64_t pair = ++shared.last_pair;
+        shared.frames[pair] = std::make_shared<const Frame>(std::move(*frame));
+        for (auto& queue : shared.queues) queue.push_back(pair);
+        shared.changed.notify_all();
+    }
+    shared.reading_done = true;
+    shared.changed.notify_all();
+    while (!shared.finished() && !shared.failure) {
+        deliver_ready();
+        if (!shared.finished() && !shared.failure) shared.changed.wait(lock);
+    }
+    deliver_ready();  // pairs finished before a failure are still delivered
+    const std::exception_ptr device_failure = shared.failure;
+    if (!shared.failure) shared.failure = std::make_exception_ptr(0);  // wakes idle workers to stop
+    shared.changed.notify_all();
+    lock.unlock();
+    for (auto& worker : workers) worker.join();
+    if (device_failure) std::rethrow_exception(device_failure);
+    if (reader_failure) std::rethrow_exception(reader_failure);
+}
+
+}  // namespace xme

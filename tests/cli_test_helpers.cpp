@@ -1,0 +1,54 @@
+#include "cli_test_helpers.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "test_support.hpp"
+#include "xme/video.hpp"
+
+namespace xme::test::cli {
+
+namespace fs = std::filesystem;
+
+Run run_xme(const std::string& arguments, const std::string& environment) {
+    const std::string command = environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments + " 2>&1";
+    Run run;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
+    const int status = pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+fs::path scratch_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("xme-cli-" + name + "-" + std::to_string(run_seed()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string real_clip() {
+    const std::string avi = clip_path("tree.avi");
+    return ffmpeg_available() ? avi : fs::path(avi).replace_extension(".y4m").string();
+}
+
+}  // namespace xme::test::cli

@@ -1,0 +1,24 @@
+// Running the `xme` program from tests, as a user would, and reading what it wrote.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace xme::test::cli {
+
+struct Run {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+};
+
+// Runs `xme ARGUMENTS` (with `environment` as "NAME=value ..." prefixed to the command line).
+[[nodiscard]] Run run_xme(const std::string& arguments, const std::string& environment = "");
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+[[nodiscard]] std::vector<std::string> lines_of(const std::string& text);
+// A fresh folder for one test's files.
+[[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
+// The clip to run on: tree.avi, or its .y4m stand-in where this build has no FFmpeg.
+[[nodiscard]] std::string real_clip();
+
+}  // namespace xme::test::cli

@@ -1,0 +1,95 @@
+// `xme compare`, `xme estimate --policy split` and `xme bench` end to end.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_test_helpers.hpp"
+
+namespace {
+
+using namespace xme::test::cli;
+namespace fs = std::filesystem;
+
+// The devices CI has: the CPU backend, and lavapipe where the Vulkan backend is built; the
+// reference where there is no second device.
+std::string second_device() {
+    const Run devices = run_xme("devices");
+    return devices.output.find("vulkan:0\n") != std::string::npos ? "vulkan:0" : "reference";
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+    TEST_CASE("compare: devices that agree exit 0; a perturbed one is caught and every mismatch reported") {
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped: ", real_clip(), " is missing");
+            return;
+        }
+        const fs::path dir = scratch_dir("compare");
+        const std::string common = "compare " + real_clip() + " --frames 4 --block 8 --range 6 --algo fs+hpel --backends cpu," +
+                                   second_device() + " --json ";
+        const Run agree = run_xme(common + (dir / "agree.json").string());
+        INFO(agree.output);
+        CHECK(agree.exit_code == 0);
+        CHECK(agree.output.find("all devices agree") != std::string::npos);
+        const auto agreed = nlohmann::json::parse(read_file(dir / "agree.json"));
+        for (const auto& pair : agreed["agreement"]) CHECK(pair["mismatch_count"] == 0);
+
+        const Run disagree = run_xme(common + (dir / "disagree.json").string(), "XME_TEST_CPU_PERTURB=1");
+        INFO(disagree.output);
+        CHECK(disagree.exit_code == 6);
+        CHECK(disagree.output.find("the devices disagree") != std::string::npos);
+        const auto report = nlohmann::json::parse(read_file(dir / "disagree.json"));
+        bool found = false;
+        for (const auto& pair : report["agreement"]) {
+            if (pair["pair"] != "cpu vs " + second_device()) continue;
+            found = true;
+            REQUIRE(pair["mismatches"].size() == 3);  // block (0,0) of each of the 3 pairs
+            const auto& first = pair["mismatches"][0];
+            CHECK(first["frame"] == 1);
+            CHECK(first["block_x"] == 0);
+            CHECK(std::abs(first["actual"]["mv_x"].get<int>() - first["expected"]["mv_x"].get<int>()) == 4);
+            CHECK(first.contains("expected_reference_cost"));
+        }
+        CHECK(found);
+    }
+
+    TEST_CASE("estimate --policy split writes what --policy single writes") {
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped: ", real_clip(), " is missing");
+            return;
+        }
+        const fs::path dir = scratch_dir("split");
+        const std::string common = "estimate " + real_clip() + " --frames 8 --block 16 --range 8 --quiet ";
+        REQUIRE(run_xme(common + "--backend cpu -o " + (dir / "single.csv").string()).exit_code == 0);
+        const Run split = run_xme(common + "--policy split --backends cpu," + second_device() + " -o " +
+                                  (dir / "split.csv").string() + " --json " + (dir / "split.json").string());
+        INFO(split.output);
+        REQUIRE(split.exit_code == 0);
+        CHECK(read_file(dir / "split.csv") == read_file(dir / "single.csv"));
+        const auto summary = nlohmann::json::parse(read_file(dir / "split.json"));
+        CHECK(summary["parameters"]["policy"] == "split");
+        CHECK(summary["devices"].size() == 2);
+        CHECK(summary["devices"][0]["pairs"].get<int>() + summary["devices"][1]["pairs"].get<int>() == 7);
+    }
+
+    TEST_CASE("bench on a tiny matrix writes CSV and JSON that parse") {
+        const fs::path dir = scratch_dir("bench");
+        const Run bench = run_xme("bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --csv " +
+                                  (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string());
+        INFO(bench.output);
+        REQUIRE(bench.exit_code == 0);
+        const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
+        const auto csv = lines_of(read_file(dir / "bench.csv"));
+        CHECK(rows.size() >= 4);  // 2 blocks x 2 sizes, per CPU variant
+        CHECK(csv.size() == rows.size() + 1);
+        CHECK(csv.front().find("device_fps") != std::string::npos);
+        for (const auto& row : rows) {
+            CHECK(row["device_fps"].get<double>() > 0);
+            CHECK(row["device_gpx_per_second"].get<double>() > 0);
+            CHECK(row["sad_peak_gpx_per_second"].get<double>() > 0);
+        }
+    }
+}

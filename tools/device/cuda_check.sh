@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The CUDA backend on a GPU machine, in one go: devices, conformance, extra checks, sanitizers, timings.
+# Build here first (cmake --preset portable && cmake --build --preset portable), then run this on the
+# GPU machine from the repository root with build/portable carried along. Logs go to $OUT (or ./cuda-check).
+# Each step is bounded in time; the most important come first.
+set -uo pipefail
+B=${XME_BUILD:-build/portable}
+# The carried build may need the OpenMP runtime it was linked with (build/portable/runtime-libs).
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
+OUT=${OUT:-cuda-check}
+mkdir -p "$OUT"
+bench=$B/backends/cuda/xme_cuda_bench
+tests=$B/tests/xme_tests
+status=0
+step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
+    local name=$1 limit=$2; shift 2
+    echo "=== $name"
+    local start=$SECONDS
+    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+    local rc=$?
+    tail -n "${TAIL:-15}" "$OUT/$name.log"
+    echo "--- $name: exit $rc, $((SECONDS - start)) s"
+    [ $rc -eq 0 ] || status=1
+    echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
+step devices 30 "$B/tools/xme" devices
+step conformance 150 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance
+step check 90 "$bench" check
+TAIL=40 step time 150 "$bench" time 1920 1080 16 16
+# What the fast kernel compiled to, and where its time goes.
+if command -v cuobjdump >/dev/null; then
+    cuobjdump -sass -arch sm_90 "$bench" >"$OUT/sass_all.txt" 2>&1
+    awk '/Function : /{on = /search_fast_kernelILi16ELi11ELi1E/} on' "$OUT/sass_all.txt" >"$OUT/sass_fast16.txt"
+    echo "=== opcode counts, fast kernel B=16 K=11 (sm_90)"
+    grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z0-9_.]+' "$OUT/sass_fast16.txt" | awk '{print $2}' | sed 's/\..*//' |
+        sort | uniq -c | sort -rn | head -15
+    rm -f "$OUT/sass_all.txt"
+fi
+if command -v ncu >/dev/null; then
+    TAIL=70 step ncu 60 ncu --kernel-name regex:search_fast_kernel --launch-skip 3 --launch-count 1 \
+        --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
+        --section InstructionStats "$bench" time 1920 1080 16 16 fast
+fi
+# Sanitizers over the reduced conformance run (random frames only).
+step memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance -tc="random*"
+step racecheck 100 compute-sanitizer --tool racecheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance -tc="random*"
+TAIL=12 step time_b8 40 "$bench" time 1920 1080 8 16 fast
+TAIL=12 step time_b32 40 "$bench" time 1920 1080 32 16 fast
+TAIL=12 step time_r15 40 "$bench" time 1920 1080 16 15 fast
+TAIL=12 step time_b4 40 "$bench" time 1920 1080 4 16 fast
+echo "=== summary"
+cat "$OUT/summary.txt"
+exit $status

@@ -1,0 +1,35 @@
+// `xme compare INPUT --backends cpu,cuda:0,...`: regression testing. The same frames on every device
+// (policy mirror); agreement per pair of devices under SPEC §6; exit 0 only when all agree.
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "job_options.hpp"
+#include "xme/error.hpp"
+
+namespace xme::cli {
+
+Command add_compare_command(CLI::App& app) {
+    auto options = std::make_shared<JobOptions>();
+    options->policy = "mirror";
+    options->settings.json = "compare.json";
+    auto* cmd = app.add_subcommand("compare", "Run the same frames on several devices and check they agree (SPEC §6)");
+    add_job_options(*cmd, *options);
+    return {cmd, [options] {
+                EstimateSettings settings = settings_from(*options);
+                if (settings.policy != Policy::mirror) {
+                    throw Error(ErrorKind::invalid_argument, "xme compare runs with --policy mirror");
+                }
+                settings.quiet = true;  // the agreement table is the output
+                const EstimateReport report = run_estimate(settings);
+                print_agreement(report);
+                std::printf("report with every mismatch: %s\n", settings.json.c_str());
+                if (!report.all_agree()) {
+                    throw Error(ErrorKind::mismatch, "the devices disagree: see " + settings.json);
+                }
+                std::printf("all devices agree\n");
+                return 0;
+            }};
+}
+
+}  // namespace xme::cli

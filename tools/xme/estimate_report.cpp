@@ -1,0 +1,139 @@
+// What an estimate or compare run reports: the JSON summary and the tables on stdout.
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "estimate_report_json.hpp"
+#include "xme/error.hpp"
+
+namespace xme::cli {
+namespace {
+
+double device_seconds_of(const EstimateReport& report, std::size_t device) {
+    double total = 0;
+    for (const auto& frame : report.frames) {
+        for (std::size_t i = 0; i < frame.devices.size(); ++i) {
+            if (frame.devices[i] == device) total += frame.device_seconds[i];
+        }
+    }
+    return total;
+}
+
+std::string pair_name(const EstimateReport& report, const DeviceAgreement& a) {
+    const std::string first = report.devices[a.first].info.name;
+    if (a.first == a.second) return first + " vs reference costs";
+    return first + " vs " + report.devices[a.second].info.name;
+}
+
+nlohmann::json motion_json(const BlockMotion& m) { return {{"mv_x", m.mv_x}, {"mv_y", m.mv_y}, {"cost", m.cost}}; }
+
+}  // namespace
+
+void write_report_json(const EstimateReport& report, const EstimateSettings& settings) {
+    const auto& p = settings.session.params;
+    nlohmann::json devices = nlohmann::json::array();
+    for (std::size_t i = 0; i < report.devices.size(); ++i) {
+        const auto& d = report.devices[i];
+        const double seconds = device_seconds_of(report, i);
+        devices.push_back({{"name", d.info.name}, {"description", d.info.description}, {"variant", d.variant},
+                           {"pairs", d.pairs_done}, {"device_seconds", seconds},
+                           {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
+                           {"failure", d.failure ? nlohmann::json(*d.failure) : nlohmann::json()}});
+    }
+    nlohmann::json frames = nlohmann::json::array();
+    for (const auto& r : report.frames) {
+        nlohmann::json per_device = nlohmann::json::array();
+        for (std::size_t i = 0; i < r.devices.size(); ++i) {
+            per_device.push_back({{"device", report.devices[r.devices[i]].info.name}, {"device_ms", r.device_seconds[i] * 1e3}});
+        }
+        frames.push_back({{"frame", r.frame}, {"total_cost", r.metrics.total_cost}, {"cost_scale", r.metrics.cost_scale},
+                          {"mc_psnr_db", r.metrics.mc_psnr_db}, {"zero_psnr_db", r.metrics.zero_psnr_db},
+                          {"devices", per_device}});
+    }
+    nlohmann::json agreements = nlohmann::json::array();
+    for (const auto& a : report.agreements) {
+        nlohmann::json mismatches = nlohmann::json::array();
+        for (const auto& [frame, m] : a.mismatches) {
+            mismatches.push_back({{"frame", frame}, {"block_x", m.block_x}, {"block_y", m.block_y},
+                                  {"x", m.block_x * p.block_size}, {"y", m.block_y * p.block_size},
+                                  {"expected", motion_json(m.expected)}, {"actual", motion_json(m.actual)},
+                                  {"expected_reference_cost", m.expected_reference_cost},
+                                  {"actual_reference_cost", m.actual_reference_cost}});
+        }
+        agreements.push_back({{"pair", pair_name(report, a)}, {"expected", report.devices[a.first].info.name},
+                              {"actual", a.first == a.second ? "reference costs" : report.devices[a.second].info.name},
+                              {"tolerance", a.tolerance}, {"blocks_compared", a.blocks_compared},
+                              {"blocks_different", a.blocks_different}, {"mismatch_count", a.mismatches.size()},
+                              {"mismatches", mismatches}});
+    }
+    double device_seconds = 0;
+    for (std::size_t i = 0; i < report.devices.size(); ++i) device_seconds += device_seconds_of(report, i);
+    const auto pairs = static_cast<double>(report.frames.size());
+    const nlohmann::json summary = {
+        {"input", settings.input},
+        {"video", {{"format", report.video.format}, {"width", report.video.width}, {"height", report.video.height},
+                   {"frame_count", report.video.frame_count}}},
+        {"parameters", {{"block", p.block_size}, {"range", p.range}, {"border", to_string(p.border)},
+                        {"algorithm", to_string(p.algorithm)}, {"start", settings.start}, {"frames", settings.frames},
+                        {"policy", to_string(settings.policy)}}},
+        {"device", devices.front()},
+        {"devices", devices},
+        {"device_choice", report.choice_reason},
+        {"frames", frames},
+        {"agreement", agreements},
+        {"notices", report.notices},
+        {"timing", {{"pairs", report.frames.size()}, {"wall_seconds", report.wall_seconds},
+                    {"device_seconds", device_seconds},
+                    {"wall_frames_per_second", report.wall_seconds > 0 ? pairs / report.wall_seconds : 0},
+                    {"pixel_comparisons_per_pair", report.comparisons_per_pair},
+                    {"device_time_includes", "each device's own clock per pair: GPU events or timestamps around "
+                                             "its kernels; for the CPU, the search"}}},
+        {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()}};
+    std::ofstream out(settings.json);
+    out << summary.dump(2) << "\n";
+    if (!out) throw Error(ErrorKind::io, "cannot write the JSON summary " + settings.json);
+}
+
+void print_summary(const EstimateReport& report, const EstimateSettings& settings) {
+    const auto& p = settings.session.params;
+    std::printf("%s: %dx%d %s; %s block %d range %d border %s; policy %s\n", settings.input.c_str(), report.video.width,
+                report.video.height, report.video.format.c_str(), std::string(to_string(p.algorithm)).c_str(),
+                p.block_size, p.range, std::string(to_string(p.border)).c_str(),
+                std::string(to_string(settings.policy)).c_str());
+    std::printf("%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB", "device ms", "device");
+    const std::size_t shown = std::min<std::size_t>(report.frames.size(), 10);
+    const double blocks = static_cast<double>(blocks_across(report.video.width, p.block_size)) *
+                          blocks_across(report.video.height, p.block_size);
+    for (std::size_t i = 0; i < report.frames.size(); ++i) {
+        if (i == shown && report.frames.size() > shown + 1) std::printf("%8s\n", "...");
+        if (i >= shown && i + 1 != report.frames.size()) continue;
+        const auto& r = report.frames[i];
+        std::printf("%8lld %14.1f %12.2f %12.2f %10.2f  %s\n", static_cast<long long>(r.frame),
+                    static_cast<double>(r.metrics.total_cost) / r.metrics.cost_scale / blocks, r.metrics.mc_psnr_db,
+                    r.metrics.zero_psnr_db, r.device_seconds.front() * 1e3,
+                    report.devices[r.devices.front()].info.name.c_str());
+    }
+    std::printf("%zu frame pairs in %.2f s wall (%.1f pairs/s)\n", report.frames.size(), report.wall_seconds,
+                static_cast<double>(report.frames.size()) / report.wall_seconds);
+    for (std::size_t i = 0; i < report.devices.size(); ++i) {
+        const auto& d = report.devices[i];
+        const double seconds = device_seconds_of(report, i);
+        std::printf("  %s (%s): %lld pairs, device time %.3f s (%.1f pairs/s, %.2f Gpx/s)%s\n", d.info.name.c_str(),
+                    d.variant.c_str(), static_cast<long long>(d.pairs_done), seconds,
+                    seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0,
+                    seconds > 0 ? static_cast<double>(d.pairs_done) * static_cast<double>(report.comparisons_per_pair) / seconds / 1e9 : 0,
+                    d.failure ? (" FAILED: " + *d.failure).c_str() : "");
+    }
+    if (!report.agreements.empty()) print_agreement(report);
+}
+
+void print_agreement(const EstimateReport& report) {
+    std::printf("%-40s %10s %16s %12s %10s\n", "comparison", "tolerance", "blocks compared", "different", "mismatches");
+    for (const auto& a : report.agreements) {
+        std::printf("%-40s %10u %16lld %12lld %10zu\n", pair_name(report, a).c_str(), a.tolerance,
+                    static_cast<long long>(a.blocks_compared), static_cast<long long>(a.blocks_different),
+                    a.mismatches.size());
+    }
+}
+
+}  // namespace xme::cli

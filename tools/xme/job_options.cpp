@@ -1,0 +1,75 @@
+#include "job_options.hpp"
+
+#include <cstdio>
+
+#include "xme/error.hpp"
+
+namespace xme::cli {
+namespace {
+
+void parse_size(const std::string& text, RawVideoOptions& raw) {
+    int width = 0;
+    int height = 0;
+    char trailing = 0;
+    if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 1 || height < 1) {
+        throw Error(ErrorKind::invalid_argument, "--size '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
+    }
+    raw.width = width;
+    raw.height = height;
+}
+
+}  // namespace
+
+void add_job_options(CLI::App& cmd, JobOptions& o) {
+    auto& s = o.settings;
+    cmd.add_option("input", s.input, "Video: .y4m, raw .yuv (with --size), or any format FFmpeg reads")->required();
+    cmd.add_option("--backend", o.backend, "One device: auto (default), cpu, cuda:0, vulkan:0 ... (see 'xme devices')");
+    cmd.add_option("--backends", o.backends, "Several devices, comma-separated, for --policy mirror or split")
+        ->delimiter(',');
+    cmd.add_option("--policy", o.policy, "single (one device), mirror (every device, compared) or split (shared out)")
+        ->capture_default_str();
+    cmd.add_option("--variant", s.session.variant, "Implementation variant (default: each device's fastest)");
+    cmd.add_option("--algo", o.algorithm, "fs (integer full search) or fs+hpel (plus half-pel refinement)")
+        ->capture_default_str();
+    cmd.add_option("--block", s.session.params.block_size, "Block size: 4, 8, 16 or 32")->capture_default_str();
+    cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")->capture_default_str();
+    cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
+        ->capture_default_str();
+    cmd.add_option("--frames", s.frames, "Frames to read (N frames give N-1 pairs); default: all")
+        ->check(CLI::PositiveNumber);
+    cmd.add_option("--start", s.start, "Frames to skip first")->check(CLI::NonNegativeNumber);
+    cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
+        ->check(CLI::NonNegativeNumber);
+    cmd.add_option("-o,--output", s.output, "Motion vectors: .csv or .npy (under mirror: the first device's)");
+    cmd.add_option("--json", s.json, "Summary: input, parameters, devices, per-frame metrics, timings, agreement");
+    cmd.add_option("--size", o.size, "Frame size of raw input, WIDTHxHEIGHT");
+    cmd.add_option("--pix-fmt", o.pixel_format, "Pixel format of raw input: yuv420p, yuv422p, yuv444p, gray")
+        ->capture_default_str();
+    cmd.add_flag("-q,--quiet", s.quiet, "No summary table and no progress");
+    cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why");
+}
+
+EstimateSettings settings_from(const JobOptions& o) {
+    EstimateSettings settings = o.settings;
+    settings.policy = parse_policy(o.policy);
+    settings.session.params.algorithm = parse_algorithm(o.algorithm);
+    settings.session.params.border = parse_border_mode(o.border);
+    settings.session.params.validate();
+    if (!o.size.empty()) parse_size(o.size, settings.raw);
+    settings.raw.chroma = parse_pixel_format(o.pixel_format);
+    if (!o.backend.empty() && !o.backends.empty()) {
+        throw Error(ErrorKind::invalid_argument, "give --backend (one device) or --backends (several), not both");
+    }
+    if (!o.backends.empty()) settings.devices = o.backends;
+    if (!o.backend.empty()) settings.devices = {o.backend};
+    if (settings.policy == Policy::single && settings.devices.size() != 1) {
+        throw Error(ErrorKind::invalid_argument,
+                    "--policy single runs on one device; use --policy mirror or split with several --backends");
+    }
+    if (settings.policy != Policy::single && settings.devices.size() < 2) {
+        throw Error(ErrorKind::invalid_argument, "--policy " + o.policy + " needs at least two devices in --backends");
+    }
+    return settings;
+}
+
+}  // namespace xme::cli

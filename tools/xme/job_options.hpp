@@ -1,0 +1,29 @@
+// The options `xme estimate` and `xme compare` share: input, parameters, devices, outputs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "estimate_job.hpp"
+
+namespace xme::cli {
+
+struct JobOptions {
+    EstimateSettings settings;
+    std::string backend;                // --backend: one device
+    std::vector<std::string> backends;  // --backends: several
+    std::string policy = "single";
+    std::string algorithm = "fs";
+    std::string border = "pad";
+    std::string size;
+    std::string pixel_format = "yuv420p";
+};
+
+// Adds the shared options to a subcommand.
+void add_job_options(CLI::App& command, JobOptions& options);
+
+// Checks the options and turns them into settings; throws Error(invalid_argument) naming the option.
+[[nodiscard]] EstimateSettings settings_from(const JobOptions& options);
+
+}  // namespace xme::cli
