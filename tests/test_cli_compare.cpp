@@ -78,7 +78,7 @@ TEST_SUITE("cli") {
     TEST_CASE("bench on a tiny matrix writes CSV and JSON that parse") {
         const fs::path dir = scratch_dir("bench");
         const Run bench = run_xme("bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --csv " +
-                                  (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string());
+                                  (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string() + " --chart " + (dir / "bench.svg").string());
         INFO(bench.output);
         REQUIRE(bench.exit_code == 0);
         const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
@@ -86,6 +86,9 @@ TEST_SUITE("cli") {
         CHECK(rows.size() >= 4);  // 2 blocks x 2 sizes, per CPU variant
         CHECK(csv.size() == rows.size() + 1);
         CHECK(csv.front().find("device_fps") != std::string::npos);
+        const std::string chart = read_file(dir / "bench.svg");
+        CHECK(chart.rfind("<svg", 0) == 0);
+        CHECK(chart.find("</svg>") != std::string::npos);
         for (const auto& row : rows) {
             CHECK(row["device_fps"].get<double>() > 0);
             CHECK(row["device_gpx_per_second"].get<double>() > 0);

@@ -16,9 +16,10 @@ struct BenchSettings {
     std::vector<std::string> devices;  // empty: every available device but the reference
     std::vector<std::string> variants;  // empty: every variant of each device
     std::vector<Algorithm> algorithms{Algorithm::full_search};
-    std::vector<int> blocks{16};
+    // Defaults: about a minute on a laptop's CPU; the options widen the matrix.
+    std::vector<int> blocks{8, 16};
     std::vector<int> ranges{16};
-    std::vector<std::pair<int, int>> sizes{{1920, 1080}};
+    std::vector<std::pair<int, int>> sizes{{1280, 720}, {1920, 1080}};
     BorderMode border = BorderMode::pad;
     int pairs = 8;  // timed pairs per cell, after one warm-up pair
     int threads = 0;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench_chart.hpp"
 #include "bench_job.hpp"
 #include "commands.hpp"
 #include "xme/error.hpp"
@@ -15,10 +16,11 @@ namespace {
 struct BenchOptions {
     BenchSettings settings;
     std::vector<std::string> algorithms{"fs"};
-    std::vector<std::string> sizes{"1920x1080"};
+    std::vector<std::string> sizes{"1280x720", "1920x1080"};
     std::string border = "pad";
     std::string csv;
     std::string json;
+    std::string chart;
 };
 
 std::pair<int, int> parse_frame_size(const std::string& text) {
@@ -127,6 +129,7 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
     cmd->add_option("--csv", options->csv, "Write the rows as CSV");
     cmd->add_option("--json", options->json, "Write the rows as JSON");
+    cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file");
     return {cmd, [options] {
                 auto& settings = options->settings;
                 settings.algorithms.clear();
@@ -139,6 +142,7 @@ Command add_bench_command(CLI::App& app) {
                 const auto rows = run_bench(settings);
                 print_table(rows);
                 write_outputs(rows, *options);
+                if (!options->chart.empty()) write_bench_chart(rows, options->chart);
                 return 0;
             }};
 }

@@ -1,0 +1,162 @@
+// The Vulkan backend beyond what conformance covers for every device: SPEC §5's P processing
+// elements, a video through one asynchronous session (frames kept on the device), ranges large
+// enough to need several tiles and workgroups per block, and the validation layer's loud failure.
+// Part of the conformance suite, so it runs under conformance_vulkan (validation on); skipped when
+// XME_TEST_DEVICE names another backend or no Vulkan device is available.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+#include "xme/error.hpp"
+#include "xme/reference.hpp"
+#include "xme/vulkan_backend.hpp"
+
+namespace {
+
+// The first available Vulkan device, or null (with the reason logged) when this run is not for it.
+std::unique_ptr<xme::Device> vulkan_device() {
+    const char* only = std::getenv("XME_TEST_DEVICE");
+    if (only != nullptr && std::string(only).rfind("vulkan", 0) != 0) return nullptr;
+    static auto backend = xme::make_vulkan_backend();
+    for (const auto& info : backend->devices()) {
+        if (info.available && (only == nullptr || info.name == only || info.backend == only)) {
+            return backend->open(info.name);
+        }
+    }
+    MESSAGE("no Vulkan device available here");
+    return nullptr;
+}
+
+xme::SessionOptions options_for(const xme::Plane& frame, const xme::SearchParams& params, const std::string& variant) {
+    xme::SessionOptions options;
+    options.params = params;
+    options.variant = variant;
+    options.width = frame.width();
+    options.height = frame.height();
+    return options;
+}
+
+void check_equal(const xme::MotionField& expected, const xme::MotionField& actual) {
+    const std::string difference = xme::test::first_difference(expected, actual);
+    CHECK_MESSAGE(difference.empty(), difference);
+}
+
+// Variants and algorithms whose results are bit-exact here: the legacy half-pel may be filtered.
+std::vector<std::pair<std::string, xme::Algorithm>> exact_cases(const xme::Device& device) {
+    std::vector<std::pair<std::string, xme::Algorithm>> cases;
+    const auto& filtered = device.info().filtered_variants;
+    for (const auto& variant : device.info().variants) {
+        cases.emplace_back(variant, xme::Algorithm::full_search);
+        if (std::find(filtered.begin(), filtered.end(), variant) == filtered.end()) {
+            cases.emplace_back(variant, xme::Algorithm::full_search_hpel);
+        }
+    }
+    return cases;
+}
+
+}  // namespace
+
+TEST_SUITE("conformance") {
+    TEST_CASE("vulkan: legacy pass 1 with P processing elements per block") {
+        const auto device = vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan legacy P");
+        const auto frames = xme::test::make_pair(xme::test::Content::moving_texture, 37, 29, rng);
+        for (const int block : {4, 8, 16}) {
+            for (const int pe_count : {1, 7, 64, block * block}) {
+                const xme::SearchParams params{block, 5, xme::BorderMode::restrict, xme::Algorithm::full_search};
+                INFO("block ", block, " P ", pe_count);
+                auto session = xme::vulkan::open_legacy_session(*device, options_for(frames.current, params, ""), pe_count);
+                session->submit({0, frames.reference.view(), 1, frames.current.view()});
+                check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                            session->receive().field);
+            }
+        }
+        const xme::SearchParams small{8, 1, xme::BorderMode::pad, xme::Algorithm::full_search};
+        CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_legacy_session(
+                            *device, options_for(frames.current, small, ""), 10)),
+                        xme::Error);
+    }
+
+    TEST_CASE("vulkan: a video through one session, several pairs in flight") {
+        const auto device = vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan video");
+        std::vector<xme::Plane> video;
+        for (int i = 0; i < 4; ++i) {
+            auto pair = xme::test::make_pair(xme::test::Content::moving_texture, 45, 38, rng);
+            video.push_back(std::move(pair.reference));
+            video.push_back(std::move(pair.current));
+        }
+        // Consecutive pairs (each frame uploaded once), a pair out of order and a frame against itself.
+        const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {6, 5}, {5, 5}, {5, 7}, {0, 1}};
+        for (const auto& [variant, algorithm] : exact_cases(*device)) {
+            const xme::SearchParams params{8, 4, xme::BorderMode::pad, algorithm};
+            INFO("variant ", variant, " ", to_string(algorithm));
+            auto session = device->open_session(options_for(video[0], params, variant));
+            std::size_t received = 0;
+            const auto check_next = [&] {
+                const auto [ref, cur] = pairs[received++];
+                const xme::PairResult result = session->receive();
+                CHECK(result.current_id == cur);
+                CHECK(result.device_seconds > 0);
+                check_equal(xme::reference::estimate(video[static_cast<std::size_t>(ref)].view(),
+                                                     video[static_cast<std::size_t>(cur)].view(), params),
+                            result.field);
+            };
+            for (const auto& [ref, cur] : pairs) {
+                session->submit({ref, video[static_cast<std::size_t>(ref)].view(), cur,
+                                 video[static_cast<std::size_t>(cur)].view()});
+                if (session->pending() == 3) check_next();
+            }
+            while (received < pairs.size()) check_next();
+            CHECK(session->pending() == 0);
+        }
+    }
+
+    TEST_CASE("vulkan: ranges that need several tiles and workgroups per block") {
+        const auto device = vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan large range");
+        const auto frames = xme::test::make_pair(xme::test::Content::noise, 27, 19, rng);
+        for (const auto& [variant, algorithm] : exact_cases(*device)) {
+            for (const int range : {40, 70}) {
+                const xme::SearchParams params{8, range, xme::BorderMode::pad, algorithm};
+                INFO("variant ", variant, " ", to_string(algorithm), " range ", range);
+                check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                            xme::estimate_pair(*device, options_for(frames.current, params, variant),
+                                               frames.reference.view(), frames.current.view()));
+            }
+        }
+    }
+
+    TEST_CASE("vulkan: validation asked for without the layer fails, naming the package") {
+        if (vulkan_device() == nullptr) return;
+        // An empty layer path hides the installed layer from a fresh instance of the loader.
+        const auto empty = std::filesystem::temp_directory_path() / "xme_test_no_layers";
+        std::filesystem::create_directories(empty);
+        const char* saved_path = std::getenv("VK_LAYER_PATH");
+        const char* saved_validation = std::getenv("XME_VULKAN_VALIDATION");
+        const std::string restore_path = saved_path != nullptr ? saved_path : "";
+        const std::string restore_validation = saved_validation != nullptr ? saved_validation : "";
+        setenv("VK_LAYER_PATH", empty.c_str(), 1);
+        setenv("XME_VULKAN_VALIDATION", "1", 1);
+        auto backend = xme::make_vulkan_backend();
+        const auto listing = backend->devices();
+        std::string error;
+        try {
+            static_cast<void>(backend->open(listing.front().name));
+        } catch (const xme::Error& e) {
+            error = e.what();
+        }
+        saved_path != nullptr ? setenv("VK_LAYER_PATH", restore_path.c_str(), 1) : unsetenv("VK_LAYER_PATH");
+        saved_validation != nullptr ? setenv("XME_VULKAN_VALIDATION", restore_validation.c_str(), 1)
+                                    : unsetenv("XME_VULKAN_VALIDATION");
+        CHECK_MESSAGE(error.find("vulkan-validationlayers") != std::string::npos, error);
+    }
+}
