@@ -45,14 +45,21 @@ struct SearchKernel {
     return kernel.vector_bytes > block_size ? kernel.vector_bytes : block_size;
 }
 
-// Per candidate column of the window: its tie-break key and an invalid-lane mask per accumulator.
+// Vertically adjacent candidates searched together, so that one load of a reference row serves
+// several of them.
+inline constexpr int search_row_batch = 2;
+
+// Per candidate column of the window: its tie-break key for each dy of a batch, and an invalid-lane
+// mask per accumulator.
 [[nodiscard]] inline std::size_t scratch_words(const SearchKernel& kernel, int range) {
-    return static_cast<std::size_t>(2 * range + 1) * (1 + 2 * static_cast<std::size_t>(kernel.vector_bytes / 8));
+    return static_cast<std::size_t>(2 * range + 1) *
+           (search_row_batch + 2 * static_cast<std::size_t>(kernel.vector_bytes / 8));
 }
 
 // Margin the padded frames need around (0, 0)..(groups * group width, Hp) for a range: the
-// search window plus the extra sample of half-pel interpolation.
-[[nodiscard]] inline int padding_margin(int range) { return range + 2; }
+// search window, the extra sample of half-pel interpolation, and the rows a last, partial batch of
+// candidates reads beyond the window (its results are discarded).
+[[nodiscard]] inline int padding_margin(int range) { return range + 2 + search_row_batch; }
 
 // Per instruction set, defined in full_search_<name>.cpp.
 SearchKernel portable_kernel();

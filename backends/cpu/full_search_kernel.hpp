@@ -67,11 +67,12 @@ void search_group_sized(const SearchFrames& f, int block_row, int group, std::ui
         dy_high = min_of(r, f.padded_height - BlockSize - y0);
     }
 
-    // Per candidate dx: the key's tie-break fields for the current dy, then one invalid-lane mask
-    // for each accumulator (even and odd 4-wide blocks, or all blocks).
+    // Per candidate dx: the key's tie-break fields for each dy of the current batch, then one
+    // invalid-lane mask for each accumulator (even and odd 4-wide blocks, or all blocks).
     const int window = dx_high - dx_low + 1;
     std::uint64_t* secondary = scratch;
-    std::uint64_t* invalid[2] = {scratch + window, scratch + window + static_cast<std::ptrdiff_t>(window) * lanes};
+    std::uint64_t* invalid_base = scratch + static_cast<std::ptrdiff_t>(window) * search_row_batch;
+    std::uint64_t* invalid[2] = {invalid_base, invalid_base + static_cast<std::ptrdiff_t>(window) * lanes};
     bool any_invalid = false;
     for (int dx = dx_low; dx <= dx_high; ++dx) {
         for (int half = 0; half < 2; ++half) {
@@ -90,31 +91,53 @@ void search_group_sized(const SearchFrames& f, int block_row, int group, std::ui
     const Vector odd_mask = Ops::bit_not(even_mask);
     Vector best[2] = {Ops::broadcast(no_key_yet), Ops::broadcast(no_key_yet)};
 
-    for (int dy = dy_low; dy <= dy_high; ++dy) {
-        for (int dx = dx_low; dx <= dx_high; ++dx) secondary[dx - dx_low] = pack_search_key(0, 2 * dx, 2 * dy);
-        const std::uint8_t* reference_row = f.reference + (y0 + dy) * stride + x0;
+    // Candidates (dx, dy .. dy + batch - 1) together: reference row k serves the block's row k - d
+    // of each of them, so one load of the reference feeds `batch` SAD instructions.
+    constexpr int batch = search_row_batch;
+    constexpr int halves = split_quads ? 2 : 1;
+    for (int dy = dy_low; dy <= dy_high; dy += batch) {
+        const int rows_in_batch = min_of(batch, dy_high - dy + 1);
+        for (int d = 0; d < rows_in_batch; ++d) {
+            for (int dx = dx_low; dx <= dx_high; ++dx) {
+                secondary[d * window + dx - dx_low] = pack_search_key(0, 2 * dx, 2 * (dy + d));
+            }
+        }
+        const std::uint8_t* reference_rows = f.reference + (y0 + dy) * stride + x0;
         for (int dx = dx_low; dx <= dx_high; ++dx) {
-            const std::uint8_t* reference = reference_row + dx;
-            Vector sums[2] = {Ops::zero(), Ops::zero()};
-            for (int j = 0; j < BlockSize; ++j) {
+            Vector sums[batch][halves];
+            for (auto& sum : sums) {
+                for (auto& half : sum) half = Ops::zero();
+            }
+            // Unrolled whole, so that every row index is a constant and the sums stay in registers.
+#pragma GCC unroll 64
+            for (int k = 0; k < batch + BlockSize - 1; ++k) {
+#pragma GCC unroll 4
                 for (int c = 0; c < chunks; ++c) {
-                    const Vector cur = Ops::load(current + j * stride + c * vector_bytes);
-                    const Vector ref = Ops::load(reference + j * stride + c * vector_bytes);
-                    if constexpr (split_quads) {
-                        sums[0] = Ops::add(sums[0], Ops::sad(Ops::bit_and(cur, even_mask), Ops::bit_and(ref, even_mask)));
-                        sums[1] = Ops::add(sums[1], Ops::sad(Ops::bit_and(cur, odd_mask), Ops::bit_and(ref, odd_mask)));
-                    } else {
-                        sums[0] = Ops::add(sums[0], Ops::sad(cur, ref));
+                    const Vector ref = Ops::load(reference_rows + k * stride + dx + c * vector_bytes);
+#pragma GCC unroll 8
+                    for (int d = 0; d < batch; ++d) {
+                        const int j = k - d;
+                        if (j < 0 || j >= BlockSize) continue;
+                        const Vector cur = Ops::load(current + j * stride + c * vector_bytes);
+                        if constexpr (split_quads) {
+                            sums[d][0] = Ops::add(sums[d][0], Ops::sad(Ops::bit_and(cur, even_mask), Ops::bit_and(ref, even_mask)));
+                            sums[d][1] = Ops::add(sums[d][1], Ops::sad(Ops::bit_and(cur, odd_mask), Ops::bit_and(ref, odd_mask)));
+                        } else {
+                            sums[d][0] = Ops::add(sums[d][0], Ops::sad(cur, ref));
+                        }
                     }
                 }
             }
-            if constexpr (lanes_per_block >= 2) sums[0] = Ops::fold_pairs(sums[0]);
-            if constexpr (lanes_per_block >= 4) sums[0] = Ops::fold_quads(sums[0]);
-            const Vector tie_break = Ops::broadcast(secondary[dx - dx_low]);
-            for (int half = 0; half < (split_quads ? 2 : 1); ++half) {
-                Vector key = Ops::bit_or(Ops::cost_to_key(sums[half]), tie_break);
-                if (any_invalid) key = Ops::bit_or(key, Ops::load_words(invalid[half] + (dx - dx_low) * lanes));
-                best[half] = Ops::min_key(best[half], key);
+            for (int d = 0; d < rows_in_batch; ++d) {
+                Vector total = sums[d][0];
+                if constexpr (lanes_per_block >= 2) total = Ops::fold_pairs(total);
+                if constexpr (lanes_per_block >= 4) total = Ops::fold_quads(total);
+                const Vector tie_break = Ops::broadcast(secondary[d * window + dx - dx_low]);
+                for (int half = 0; half < halves; ++half) {
+                    Vector key = Ops::bit_or(Ops::cost_to_key(half == 0 ? total : sums[d][1]), tie_break);
+                    if (any_invalid) key = Ops::bit_or(key, Ops::load_words(invalid[half] + (dx - dx_low) * lanes));
+                    best[half] = Ops::min_key(best[half], key);
+                }
             }
         }
     }
