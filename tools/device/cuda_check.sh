@@ -45,7 +45,8 @@ if command -v ncu >/dev/null; then
 fi
 # Sanitizers over the reduced conformance run (random frames only).
 step memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance -tc="random*"
-step racecheck 100 compute-sanitizer --tool racecheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance -tc="random*"
+# racecheck is slow: only the kernels that use shared memory (variants shared, candidate), small frames.
+step racecheck 100 compute-sanitizer --tool racecheck --error-exitcode 9 "$bench" race
 TAIL=12 step time_b8 40 "$bench" time 1920 1080 8 16 fast
 TAIL=12 step time_b32 40 "$bench" time 1920 1080 32 16 fast
 TAIL=12 step time_r15 40 "$bench" time 1920 1080 16 15 fast

@@ -9,6 +9,7 @@
 #include "xme/accounting.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
+#include "xme/scheduler.hpp"
 #include "xme/video.hpp"
 
 namespace xme::cli {
@@ -91,6 +92,38 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
     return row;
 }
 
+// A whole job through the scheduler: device_seconds is its wall time too, since under split the
+// devices' clocks overlap.
+BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::string>& devices,
+                     const SearchParams& params, const std::vector<Plane>& frames, int threads) {
+    ScheduleOptions options{policy, devices, {params, "", threads, frames.front().width(), frames.front().height()}};
+    Scheduler scheduler(registry, options);
+    std::size_t next = 0;
+    auto next_frame = [&]() -> std::optional<Frame> {
+        if (next == frames.size()) return std::nullopt;
+        Frame frame;
+        frame.luma = frames[next++];
+        return frame;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    scheduler.run(next_frame, 0, [](ScheduledPair&&) {}, [](const std::string& text) { std::cerr << "bench: " << text << "\n"; });
+    BenchRow row;
+    row.policy = std::string(to_string(policy));
+    for (const auto& device : scheduler.devices()) {
+        row.device += (row.device.empty() ? "" : "+") + device.info.name;
+        row.variant += (row.variant.empty() ? "" : "+") + std::to_string(device.pairs_done);
+    }
+    row.variant += " pairs";
+    row.params = params;
+    row.width = frames.front().width();
+    row.height = frames.front().height();
+    row.pairs = static_cast<int>(frames.size()) - 1;
+    row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    row.device_seconds = row.wall_seconds;
+    row.comparisons_per_pair = pixel_comparisons(row.width, row.height, params);
+    return row;
+}
+
 }  // namespace
 
 std::vector<BenchRow> run_bench(const BenchSettings& settings) {
@@ -125,6 +158,23 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             }
         }
     }
+    if (settings.split && names.size() >= 2) {
+        for (const auto& [width, height] : settings.sizes) {
+            const int count = settings.pairs + 1;
+            const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
+                                                       : video_frames(settings.input, width, height, count);
+            for (const auto algorithm : settings.algorithms) {
+                for (const int block : settings.blocks) {
+                    for (const int range : settings.ranges) {
+                        const SearchParams params{block, range, settings.border, algorithm};
+                        for (const auto& name : names) rows.push_back(time_policy(registry, Policy::single, {name}, params, frames, settings.threads));
+                        std::cerr << "bench: split over all devices, block " << block << " range " << range << "\n";
+                        rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads));
+                    }
+                }
+            }
+        }
+    }
     // Speed-up over the CPU backend's default variant on the same cell, where the CPU ran.
     std::string cpu_default;
     for (const auto& info : registry.devices()) {
@@ -132,7 +182,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
     }
     for (auto& row : rows) {
         for (const auto& cpu : rows) {
-            if (cpu.device == "cpu" && cpu.variant == cpu_default &&
+            const bool same_kind = cpu.policy.empty() ? row.policy.empty() : (cpu.policy == "single" && !row.policy.empty());
+            if (same_kind && cpu.device == "cpu" && (cpu.variant == cpu_default || !cpu.policy.empty()) &&
                 cpu.params.block_size == row.params.block_size && cpu.params.range == row.params.range &&
                 cpu.params.algorithm == row.params.algorithm && cpu.width == row.width && cpu.height == row.height) {
                 row.cpu_speedup = row.device_fps() / cpu.device_fps();

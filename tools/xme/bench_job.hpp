@@ -24,6 +24,9 @@ struct BenchSettings {
     int pairs = 8;  // timed pairs per cell, after one warm-up pair
     int threads = 0;
     bool sad_peak = true;
+    // Also time whole jobs through the scheduler: each device alone (policy single), then all of
+    // them under split, on the same frames; wall time, transfers and host work included.
+    bool split = false;
 };
 
 struct BenchRow {
@@ -38,6 +41,7 @@ struct BenchRow {
     std::uint64_t comparisons_per_pair = 0;
     std::optional<SadPeak> sad_peak;
     std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell
+    std::string policy;                 // empty for a device row; "single" or "split" for a scheduler row
 
     [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
     [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }

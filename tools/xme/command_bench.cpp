@@ -42,13 +42,14 @@ std::string peak_fraction(const BenchRow& row) {
 }
 
 void print_table(const std::vector<BenchRow>& rows) {
-    std::printf("%-10s %-12s %-8s %5s %5s %11s %10s %10s %10s %9s %9s\n", "device", "variant", "algo", "block", "range",
+    std::printf("%-7s %-16s %-14s %-8s %5s %5s %11s %10s %10s %10s %9s %9s\n", "policy", "device", "variant", "algo", "block", "range",
                 "size", "dev fps", "wall fps", "Gpx/s", "of peak", "vs cpu");
     for (const auto& row : rows) {
         const std::string size = std::to_string(row.width) + "x" + std::to_string(row.height);
         std::string speedup = "-";
         if (row.cpu_speedup) speedup = std::to_string(*row.cpu_speedup).substr(0, 6) + "x";
-        std::printf("%-10s %-12s %-8s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s\n", row.device.c_str(),
+        std::printf("%-7s %-16s %-14s %-8s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s\n",
+                    row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(),
                     row.variant.c_str(), std::string(to_string(row.params.algorithm)).c_str(), row.params.block_size,
                     row.params.range, size.c_str(), row.device_fps(), row.wall_fps(),
                     row.device_comparisons_per_second() / 1e9, peak_fraction(row).c_str(), speedup.c_str());
@@ -60,10 +61,12 @@ void print_table(const std::vector<BenchRow>& rows) {
         }
     }
     std::printf("dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host work\n");
+    std::printf("policy rows: whole jobs through the scheduler (variant column: pairs each device did); fps is wall time\n");
 }
 
 nlohmann::json row_json(const BenchRow& row) {
-    nlohmann::json j = {{"device", row.device},
+    nlohmann::json j = {{"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
+                        {"device", row.device},
                         {"variant", row.variant},
                         {"algorithm", to_string(row.params.algorithm)},
                         {"block", row.params.block_size},
@@ -127,6 +130,7 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")->check(CLI::PositiveNumber)->capture_default_str();
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
+    cmd->add_flag("--split", s.split, "Also time whole jobs: each device alone, then all of them under --policy split");
     cmd->add_option("--csv", options->csv, "Write the rows as CSV");
     cmd->add_option("--json", options->json, "Write the rows as JSON");
     cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file");
