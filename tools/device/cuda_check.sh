@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The CUDA backend on a GPU machine, in one go: devices, conformance, extra checks, sanitizers, timings.
 # Build here first (cmake --preset portable && cmake --build --preset portable), then run this on the
-# GPU machine from the repository root with build/portable carried along. Logs go to $OUT (or ./cuda-check).
+# GPU machine from the repository root. The whole build/portable is over the 64 MiB a run may carry:
+# carry build/portable/tools/xme, build/portable/tests/xme_tests, build/portable/backends/cuda/xme_cuda_bench
+# and build/portable/runtime-libs (a copy of this machine's libgomp.so.1, in case the GPU machine lacks
+# it: mkdir -p build/portable/runtime-libs && cp -L /lib/x86_64-linux-gnu/libgomp.so.1 build/portable/runtime-libs/).
+# Logs go to $OUT (or ./cuda-check).
 # Each step is bounded in time; the most important come first.
 set -uo pipefail
 B=${XME_BUILD:-build/portable}
@@ -46,11 +50,13 @@ fi
 # Sanitizers over the reduced conformance run (random frames only).
 step memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance -tc="random*"
 # racecheck is slow: only the kernels that use shared memory (variants shared, candidate), small frames.
-step racecheck 100 compute-sanitizer --tool racecheck --error-exitcode 9 "$bench" race
+step racecheck 150 compute-sanitizer --tool racecheck --error-exitcode 9 "$bench" race
 TAIL=12 step time_b8 40 "$bench" time 1920 1080 8 16 fast
 TAIL=12 step time_b32 40 "$bench" time 1920 1080 32 16 fast
 TAIL=12 step time_r15 40 "$bench" time 1920 1080 16 15 fast
 TAIL=12 step time_b4 40 "$bench" time 1920 1080 4 16 fast
+# The same measurement through the command line, for comparison with the other devices.
+TAIL=20 step xme_bench 90 "$B/tools/xme" bench --backends cuda:0 --sizes 1920x1080 --blocks 16 --ranges 16 --algos fs,fs+hpel
 echo "=== summary"
 cat "$OUT/summary.txt"
 exit $status

@@ -1,0 +1,315 @@
+// A session on one CUDA device: frames resident by id, three pairs in flight.
+//
+// Streams: `upload_` copies frames from pinned staging to the device, `compute_` pads them and runs the
+// search and refinement kernels, `download_` copies the keys back. Events order them per pair, so the
+// upload of the next pair and the download of the last one overlap the current pair's kernels.
+// submit() copies the planes into pinned staging (they are only valid until receive()), enqueues
+// everything and returns; receive() waits for the oldest pair's download.
+//
+// PairResult::device_seconds: CUDA events around this pair's kernels on the compute stream: padding
+// of newly uploaded frames, the integer search and the refinement. Copies are not included.
+#include "cuda_session.hpp"
+
+#include <array>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_frames.hpp"
+#include "kernels.hpp"
+#include "xme/error.hpp"
+#include "xme/search_key.hpp"
+
+namespace xme::cuda {
+
+Variant parse_variant(const std::string& name) {
+    if (name == "fast-texture") return Variant::fast_texture;
+    if (name == "global") return Variant::global;
+    if (name == "shared") return Variant::shared;
+    if (name == "candidate") return Variant::candidate;
+    return Variant::fast;
+}
+
+namespace {
+
+constexpr int kStages = 3;  // pairs in flight
+
+bool uses_expanded(Variant v) { return v == Variant::fast || v == Variant::fast_texture; }
+
+class CudaSession final : public MotionSession {
+public:
+    explicit CudaSession(const SessionConfig& config)
+        : config_(config), params_(config.options.params), site_{config.device_name, -1, frame_size_text(config)},
+          device_selected_(select_device(config.ordinal, site_)),
+          layout_(make_layout(config.options.width, config.options.height, params_.block_size, params_.range)),
+          frames_(layout_,
+                  FrameExtras{uses_expanded(config.variant), config.variant == Variant::fast_texture,
+                              config.texture_alignment},
+                  site_) {
+        blocks_x_ = blocks_across(config.options.width, params_.block_size);
+        blocks_y_ = blocks_across(config.options.height, params_.block_size);
+        const std::size_t raw_bytes = static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
+        const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
+        if (uses_expanded(config.variant)) dy_ranks_ = make_rank_table(params_.range, site_);
+        upload_ = make_stream(site_);
+        compute_ = make_stream(site_);
+        download_ = make_stream(site_);
+        // One pinned and one device allocation per stage: keys first (8-byte aligned), then 2 raw frames.
+        const std::size_t stage_bytes = key_bytes + 2 * raw_bytes;
+        for (Stage& s : stages_) {
+            s.host_memory = allocate_pinned(stage_bytes, site_);
+            s.device_memory = allocate_device(stage_bytes, site_);
+            auto* host = static_cast<std::uint8_t*>(s.host_memory.get());
+            auto* device = static_cast<std::uint8_t*>(s.device_memory.get());
+            s.keys_host = reinterpret_cast<std::uint64_t*>(host);
+            s.keys = reinterpret_cast<std::uint64_t*>(device);
+            for (std::size_t i = 0; i < 2; ++i) {
+                s.staging[i] = host + key_bytes + i * raw_bytes;
+                s.raw[i] = device + key_bytes + i * raw_bytes;
+            }
+            s.uploaded = make_event(false, site_);
+            s.computed = make_event(false, site_);
+            s.done = make_event(false, site_);
+            s.start = make_event(true, site_);
+            s.stop = make_event(true, site_);
+        }
+    }
+
+    CudaSession(const CudaSession&) = delete;
+    CudaSession& operator=(const CudaSession&) = delete;
+
+    ~CudaSession() override {
+        // Nothing may be freed while the device still uses it; errors here are reported by no one.
+        static_cast<void>(cudaSetDevice(config_.ordinal));
+        for (const Stream* s : {&upload_, &compute_, &download_}) {
+            if (s->get() != nullptr) static_cast<void>(cudaStreamSynchronize(s->get()));
+        }
+    }
+
+    void submit(const FramePair& pair) override {
+        check_usable();
+        check_size(pair.reference, "reference");
+        check_size(pair.current, "current");
+        try {
+            enqueue(pair);
+        } catch (...) {
+            broken_ = true;
+            frames_.forget();
+            throw;
+        }
+    }
+
+    PairResult receive() override {
+        if (queue_.empty()) throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+        check_usable();
+        try {
+            if (!queue_.front().finished) finish(queue_.front());
+        } catch (...) {
+            broken_ = true;
+            throw;
+        }
+        PairResult result = std::move(queue_.front().result);
+        queue_.pop_front();
+        return result;
+    }
+
+    [[nodiscard]] std::size_t pending() const override { return queue_.size(); }
+
+private:
+    struct Stage {
+        PinnedMemory host_memory;
+        DeviceMemory device_memory;
+        std::array<std::uint8_t*, 2> staging{};  // raw frames, host side (in host_memory)
+        std::array<std::uint8_t*, 2> raw{};      // raw frames, device side, read by the pad kernel
+        std::uint64_t* keys = nullptr;           // per block, device side
+        std::uint64_t* keys_host = nullptr;
+        Event uploaded, computed, done, start, stop;
+    };
+    struct Entry {
+        int stage = 0;
+        bool finished = false;
+        PairResult result;
+    };
+
+    static std::string frame_size_text(const SessionConfig& c) {
+        return "a " + std::to_string(c.options.width) + "x" + std::to_string(c.options.height) + " frame, block " +
+               std::to_string(c.options.params.block_size) + ", range " + std::to_string(c.options.params.range) +
+               " (variant " + (c.options.variant.empty() ? std::string("default") : c.options.variant) + ")";
+    }
+
+    static bool select_device(int ordinal, const CallSite& site) {
+        XME_CUDA_CHECK(cudaSetDevice(ordinal), site);
+        return true;
+    }
+
+    void check_usable() const {
+        if (broken_) {
+            throw Error(ErrorKind::device, config_.device_name + ": this session stopped after an earlier device error");
+        }
+    }
+
+    void check_size(PlaneView plane, const char* role) const {
+        if (plane.width != config_.options.width || plane.height != config_.options.height) {
+            throw Error(ErrorKind::invalid_argument,
+                        std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
+                            std::to_string(plane.height) + " but the session was opened for " +
+                            std::to_string(config_.options.width) + "x" + std::to_string(config_.options.height));
+        }
+    }
+
+    void enqueue(const FramePair& pair) {
+        CallSite site = site_;
+        site.frame = pair.current_id;
+        static_cast<void>(select_device(config_.ordinal, site));
+        const int stage_index = next_stage_;
+        for (Entry& e : queue_) {
+            if (e.stage == stage_index && !e.finished) finish(e);  // its buffers are needed now
+        }
+        Stage& s = stages_[static_cast<std::size_t>(stage_index)];
+
+        // A frame already resident is never evicted for the other frame of the same pair.
+        struct Upload {
+            int slot;
+            PlaneView plane;
+        };
+        std::vector<Upload> uploads;
+        int reference = frames_.find(pair.reference_id);
+        int current = frames_.find(pair.current_id);
+        if (reference < 0) {
+            reference = frames_.claim(pair.reference_id, current);
+            uploads.push_back({reference, pair.reference});
+        }
+        if (current < 0) {
+            current = pair.current_id == pair.reference_id ? reference : frames_.claim(pair.current_id, reference);
+            if (current != reference) uploads.push_back({current, pair.current});
+        }
+
+        const std::size_t raw_bytes = static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
+        for (std::size_t u = 0; u < uploads.size(); ++u) {
+            std::uint8_t* staging = s.staging[u];
+            const PlaneView& plane = uploads[u].plane;
+            for (int y = 0; y < plane.height; ++y) {
+                std::memcpy(staging + static_cast<std::size_t>(y) * static_cast<std::size_t>(plane.width), plane.row(y),
+                            static_cast<std::size_t>(plane.width));
+            }
+            XME_CUDA_CHECK(cudaMemcpyAsync(s.raw[u], staging, raw_bytes, cudaMemcpyHostToDevice, upload_.get()), site);
+        }
+        if (!uploads.empty()) {
+            XME_CUDA_CHECK(cudaEventRecord(s.uploaded.get(), upload_.get()), site);
+            XME_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), s.uploaded.get(), 0), site);
+        }
+
+        XME_CUDA_CHECK(cudaEventRecord(s.start.get(), compute_.get()), site);
+        for (std::size_t u = 0; u < uploads.size(); ++u) {
+            check_launch(launch_pad_frame(s.raw[u], layout_,
+                                          frames_.frame(uploads[u].slot), compute_.get()),
+                         "pad_frame_kernel<<<>>>", site);
+        }
+        const SearchJob job = make_job(frames_.frame(reference), frames_.frame(current),
+                                       s.keys);
+        const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
+        search(job, key_bytes, site);
+        XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
+        XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
+        XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
+        XME_CUDA_CHECK(cudaMemcpyAsync(s.keys_host, s.keys, key_bytes, cudaMemcpyDeviceToHost, download_.get()), site);
+        XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
+
+        Entry entry;
+        entry.stage = stage_index;
+        entry.result.current_id = pair.current_id;
+        queue_.push_back(std::move(entry));
+        next_stage_ = (next_stage_ + 1) % kStages;
+    }
+
+    void search(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
+        switch (config_.variant) {
+            case Variant::global: check_launch(launch_search_global(job, compute_.get()), "search_global_kernel<<<>>>", site); break;
+            case Variant::shared: check_launch(launch_search_shared(job, compute_.get()), "search_shared_kernel<<<>>>", site); break;
+            case Variant::candidate:
+                check_launch(launch_search_candidate(job, compute_.get()), "search_candidate_kernel<<<>>>", site);
+                break;
+            case Variant::fast:
+            case Variant::fast_texture:
+                XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
+                check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
+                break;
+        }
+        if (params_.algorithm != Algorithm::full_search_hpel) return;
+        if (config_.variant == Variant::fast_texture) {
+            check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
+        } else {
+            check_launch(launch_hpel_exact(job, compute_.get()), "hpel_exact_kernel<<<>>>", site);
+        }
+    }
+
+    static void check_launch(cudaError_t error, const char* kernel, const CallSite& site) { check(error, kernel, site); }
+
+    SearchJob make_job(const DeviceFrame& reference, const DeviceFrame& current, std::uint64_t* keys) const {
+        const std::ptrdiff_t origin = static_cast<std::ptrdiff_t>(layout_.margin_y) * layout_.pitch + layout_.margin_x;
+        SearchJob job;
+        job.layout = layout_;
+        job.current = current.pixels + origin;
+        job.reference = reference.pixels + origin;
+        job.reference_words = reference.expanded != nullptr ? reference.expanded + origin : nullptr;
+        job.reference_texture = reference.texture;
+        job.dy_ranks = dy_ranks_.get() != nullptr ? static_cast<const std::uint32_t*>(dy_ranks_.get()) + params_.range : nullptr;
+        job.block_size = params_.block_size;
+        job.range = params_.range;
+        job.restrict_border = params_.border == BorderMode::restrict;
+        job.blocks_x = blocks_x_;
+        job.blocks_y = blocks_y_;
+        job.keys = keys;
+        return job;
+    }
+
+    // Waits for the entry's pair and turns its keys into the motion field.
+    void finish(Entry& e) {
+        CallSite site = site_;
+        site.frame = e.result.current_id;
+        static_cast<void>(select_device(config_.ordinal, site));
+        Stage& s = stages_[static_cast<std::size_t>(e.stage)];
+        XME_CUDA_CHECK(cudaEventSynchronize(s.done.get()), site);
+        float milliseconds = 0;
+        XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
+        const bool refined = params_.algorithm == Algorithm::full_search_hpel;
+        MotionField field(config_.options.width, config_.options.height, params_.block_size, refined ? 4 : 1);
+        const std::uint64_t* keys = s.keys_host;
+        for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+            const std::uint64_t key = keys[i];
+            if (key == ~std::uint64_t{0}) {
+                throw Error(ErrorKind::device, config_.device_name + ", frame " + std::to_string(e.result.current_id) +
+                                                   ": internal error: block " + std::to_string(i) + " got no result");
+            }
+            field.blocks[i] = {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
+                               key_cost(key)};
+        }
+        e.result.field = std::move(field);
+        e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+        e.finished = true;
+    }
+
+    SessionConfig config_;
+    SearchParams params_;
+    CallSite site_;
+    bool device_selected_;  // cudaSetDevice before the first allocation
+    FrameLayout layout_;
+    ResidentFrames frames_;
+    DeviceMemory dy_ranks_;
+    int blocks_x_ = 0;
+    int blocks_y_ = 0;
+    Stream upload_, compute_, download_;
+    std::array<Stage, kStages> stages_;
+    std::deque<Entry> queue_;
+    int next_stage_ = 0;
+    bool broken_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<MotionSession> open_cuda_session(const SessionConfig& config) {
+    return std::make_unique<CudaSession>(config);
+}
+
+}  // namespace xme::cuda

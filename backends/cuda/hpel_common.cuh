@@ -1,0 +1,42 @@
+// What both half-pel refinements (SPEC §4) share: validity of a half-pel candidate, and the choice of
+// the best of the 9 positions (the integer winner and its 8 half-pel neighbours) from their cost4 sums.
+// hpel_refine.cu computes the sums exactly in integers, hpel_texture.cu through the texture unit's
+// bilinear filter.
+#pragma once
+
+#include "device_common.cuh"
+
+namespace xme::cuda {
+
+// SPEC §4, restrict mode: every integer sample interpolated lies inside Wp x Hp (as
+// xme::reference::halfpel_candidate_valid, with mv in quarter units).
+__device__ __forceinline__ bool halfpel_valid(const SearchJob& job, int x, int y, int mvx, int mvy) {
+    if (!job.restrict_border) return true;
+    const int b = job.block_size;
+    const int x_low = x + (mvx >= 0 ? mvx / 4 : -((-mvx + 3) / 4));
+    const int y_low = y + (mvy >= 0 ? mvy / 4 : -((-mvy + 3) / 4));
+    const int x_high = x_low + (mvx % 4 != 0 ? 1 : 0);
+    const int y_high = y_low + (mvy % 4 != 0 ? 1 : 0);
+    const int last_x = job.layout.padded_width - b;
+    const int last_y = job.layout.padded_height - b;
+    return x_low >= 0 && x_low <= last_x && y_low >= 0 && y_low <= last_y && x_high >= 0 && x_high <= last_x &&
+           y_high >= 0 && y_high <= last_y;
+}
+
+// sums[(sy + 1) * 3 + sx + 1] is cost4 of position (sx, sy) around the integer vector (cx, cy): the key of
+// the best valid position.
+__device__ __forceinline__ std::uint64_t best_position(const SearchJob& job, int x, int y, int cx, int cy,
+                                                       const std::uint32_t* sums) {
+    std::uint64_t best = ~std::uint64_t{0};
+#pragma unroll
+    for (int n = 0; n < 9; ++n) {
+        const int hx = 2 * cx + n % 3 - 1;  // half-pel units
+        const int hy = 2 * cy + n / 3 - 1;
+        if (!halfpel_valid(job, x, y, 2 * hx, 2 * hy)) continue;
+        const std::uint64_t key = pack_search_key(sums[n], hx, hy);
+        best = key < best ? key : best;
+    }
+    return best;
+}
+
+}  // namespace xme::cuda
