@@ -8,3 +8,5 @@ foreach(backend cpu cuda vulkan)
   add_test(NAME conformance_${backend} COMMAND xme_tests --test-suite=conformance)
   set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
 endforeach()
+# Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
+set_property(TEST conformance_vulkan APPEND PROPERTY ENVIRONMENT XME_VULKAN_VALIDATION=1)

@@ -69,7 +69,8 @@ void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane
     REQUIRE(actual.cost_scale == 4);
     xme::SearchParams integer_params = params;
     integer_params.algorithm = xme::Algorithm::full_search;
-    const xme::MotionField integer = xme::reference::estimate(reference.view(), current.view(), integer_params);
+    const xme::MotionField integer =
+        xme::reference::estimate(reference.view(), current.view(), integer_params);
     for (int by = 0; by < expected.blocks_y; ++by) {
         for (int bx = 0; bx < expected.blocks_x; ++bx) {
             const xme::BlockMotion& e = expected.at(bx, by);
@@ -78,9 +79,11 @@ void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane
             if (a == e) continue;
             ++filtered_tally.differing;
             const xme::BlockMotion& start = integer.at(bx, by);
-            const std::uint32_t cost = xme::reference::cost4(reference.view(), current.view(), bx * b, by * b, b, a.mv_x, a.mv_y);
-            INFO("block (", bx, ",", by, "): reference mv (", e.mv_x, ",", e.mv_y, ") cost4 ", e.cost, ", device mv (",
-                 a.mv_x, ",", a.mv_y, ") cost4 ", a.cost, " whose exact cost4 is ", cost, ", tolerance ", tolerance);
+            const std::uint32_t cost =
+                xme::reference::cost4(reference.view(), current.view(), bx * b, by * b, b, a.mv_x, a.mv_y);
+            INFO("block (", bx, ",", by, "): reference mv (", e.mv_x, ",", e.mv_y, ") cost4 ", e.cost,
+                 ", device mv (", a.mv_x, ",", a.mv_y, ") cost4 ", a.cost, " whose exact cost4 is ", cost,
+                 ", tolerance ", tolerance);
             CHECK((a.mv_x % 2 == 0 && a.mv_y % 2 == 0 && std::abs(a.mv_x - start.mv_x) <= 2 &&
                    std::abs(a.mv_y - start.mv_y) <= 2));
             CHECK(xme::reference::halfpel_candidate_valid(bx * b, by * b, a.mv_x, a.mv_y, current.width(),
@@ -170,7 +173,7 @@ TEST_SUITE("conformance") {
         for (const Clip clip : {Clip{"vtest.avi", 300, 200}, Clip{"tree.avi", 40, 60}}) {
             const auto frames = xme::test::clip_luma(clip.name, 3, clip.left, clip.top, 131, 77);
             if (!frames) {
-                MESSAGE("skipped ", clip.name, ": ", xme::test::clip_path(clip.name),
+                MESSAGE("skipped ", std::string(clip.name), ": ", xme::test::clip_path(clip.name),
                         " is missing or needs FFmpeg, which this build lacks");
                 continue;
             }

@@ -32,7 +32,8 @@ std::unique_ptr<xme::Device> vulkan_device() {
     return nullptr;
 }
 
-xme::SessionOptions options_for(const xme::Plane& frame, const xme::SearchParams& params, const std::string& variant) {
+xme::SessionOptions options_for(const xme::Plane& frame, const xme::SearchParams& params,
+                                const std::string& variant) {
     xme::SessionOptions options;
     options.params = params;
     options.variant = variant;
@@ -69,18 +70,50 @@ TEST_SUITE("conformance") {
         const auto frames = xme::test::make_pair(xme::test::Content::moving_texture, 37, 29, rng);
         for (const int block : {4, 8, 16}) {
             for (const int pe_count : {1, 7, 64, block * block}) {
-                const xme::SearchParams params{block, 5, xme::BorderMode::restrict, xme::Algorithm::full_search};
+                const xme::SearchParams params{block, 5, xme::BorderMode::restrict,
+                                               xme::Algorithm::full_search};
                 INFO("block ", block, " P ", pe_count);
-                auto session = xme::vulkan::open_legacy_session(*device, options_for(frames.current, params, ""), pe_count);
+                auto session = xme::vulkan::open_tuned_session(
+                    *device, options_for(frames.current, params, "legacy"), {pe_count});
                 session->submit({0, frames.reference.view(), 1, frames.current.view()});
                 check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
                             session->receive().field);
             }
         }
-        const xme::SearchParams small{8, 1, xme::BorderMode::pad, xme::Algorithm::full_search};
-        CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_legacy_session(
-                            *device, options_for(frames.current, small, ""), 10)),
+        const xme::SearchParams params{8, 1, xme::BorderMode::pad, xme::Algorithm::full_search};
+        CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(
+                            *device, options_for(frames.current, params, "legacy"), {-1})),
                         xme::Error);
+    }
+
+    TEST_CASE("vulkan: fast variant with each SAD arithmetic and strip width") {
+        const auto device = vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan arithmetic");
+        using Arithmetic = xme::vulkan::SessionTuning::SadArithmetic;
+        for (const auto arithmetic : {Arithmetic::float32, Arithmetic::float16_pairs}) {
+            for (const int strip : {4, 12}) {
+                for (const int block : {4, 8, 16, 32}) {
+                    const auto frames = xme::test::make_pair(xme::test::Content::few_levels, 41, 35, rng);
+                    const auto border = block % 16 == 0 ? xme::BorderMode::restrict : xme::BorderMode::pad;
+                    const xme::SearchParams params{block, block == 8 ? 3 : 16, border,
+                                                   xme::Algorithm::full_search_hpel};
+                    INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block);
+                    std::unique_ptr<xme::MotionSession> session;
+                    try {
+                        session = xme::vulkan::open_tuned_session(
+                            *device, options_for(frames.current, params, "fast"), {0, arithmetic, strip});
+                    } catch (const xme::Error& e) {
+                        MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
+                        break;
+                    }
+                    session->submit({0, frames.reference.view(), 1, frames.current.view()});
+                    check_equal(
+                        xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                        session->receive().field);
+                }
+            }
+        }
     }
 
     TEST_CASE("vulkan: a video through one session, several pairs in flight") {
@@ -94,7 +127,8 @@ TEST_SUITE("conformance") {
             video.push_back(std::move(pair.current));
         }
         // Consecutive pairs (each frame uploaded once), a pair out of order and a frame against itself.
-        const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {6, 5}, {5, 5}, {5, 7}, {0, 1}};
+        const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
+                                                        {6, 5}, {5, 5}, {5, 7}, {0, 1}};
         for (const auto& [variant, algorithm] : exact_cases(*device)) {
             const xme::SearchParams params{8, 4, xme::BorderMode::pad, algorithm};
             INFO("variant ", variant, " ", to_string(algorithm));

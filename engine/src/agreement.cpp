@@ -20,7 +20,7 @@ std::uint32_t reference_cost(PlaneView reference, PlaneView current, const Searc
 
 std::uint32_t filtered_halfpel_tolerance(const SearchParams& params) {
     if (params.algorithm != Algorithm::full_search_hpel) return 0;
-    return 2U * static_cast<std::uint32_t>(params.block_size * params.block_size);
+    return 4U * static_cast<std::uint32_t>(params.block_size * params.block_size);
 }
 
 Agreement compare_fields(PlaneView reference, PlaneView current, const SearchParams& params,

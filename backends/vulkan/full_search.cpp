@@ -1,0 +1,139 @@
+// The "fast" variant: full_search.comp (integer search in shared-memory tiles) then hpel_refine.comp
+// (reduction over splits and exact integer half-pel refinement).
+#include "full_search_half_pairs_spv.hpp"
+#include "full_search_spv.hpp"
+#include "hpel_refine_spv.hpp"
+#include "search_plan.hpp"
+#include "tile_shape.hpp"
+#include "xme/error.hpp"
+
+namespace xme::vulkan {
+namespace {
+
+bool cpu_device(const Context& context) { return context.type() == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
+// On GPUs, 16-bit pairs halve the SAD loop's arithmetic; lavapipe emulates 16-bit floats, 3 times
+// slower than 32-bit ones there (docs/vulkan-notes.md). Strips of up to 12 candidates: wider ones
+// save shared-memory loads, and lavapipe too runs them fastest.
+TileShapeInputs shape_inputs(const Context& context, const SessionOptions& options,
+                             const SessionTuning& tuning) {
+    using Arithmetic = SessionTuning::SadArithmetic;
+    if (tuning.sad_arithmetic == Arithmetic::float16_pairs && !context.float16()) {
+        throw Error(ErrorKind::unsupported,
+                    context.name() + " has no 16-bit float arithmetic (shaderFloat16)");
+    }
+    const int b = options.params.block_size;
+    TileShapeInputs in;
+    in.range = options.params.range;
+    in.block = b;
+    in.block_count = blocks_across(options.width, b) * blocks_across(options.height, b);
+    in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : 12;
+    in.half_pairs =
+        tuning.sad_arithmetic == Arithmetic::float16_pairs ||
+        (tuning.sad_arithmetic == Arithmetic::automatic && context.float16() && !cpu_device(context));
+    in.subgroup = context.subgroup_size();
+    in.shared_banks = !cpu_device(context);
+    return in;
+}
+
+class FullSearchPlan final : public SearchPlan {
+public:
+    FullSearchPlan(const SessionResources& resources, const SessionTuning& tuning) : resources_(resources) {
+        Context& context = resources.context;
+        const auto& options = resources.options;
+        const auto& limits = context.limits();
+        const int b = options.params.block_size;
+        const int blocks_x = blocks_across(options.width, b);
+        const int blocks_y = blocks_across(options.height, b);
+        if (static_cast<std::uint32_t>(blocks_x) > limits.maxComputeWorkGroupCount[0] ||
+            static_cast<std::uint32_t>(blocks_y) > limits.maxComputeWorkGroupCount[1]) {
+            throw Error(ErrorKind::unsupported, std::to_string(blocks_x) + "x" + std::to_string(blocks_y) +
+                                                    " blocks exceed the device's maxComputeWorkGroupCount: "
+                                                    "use a larger block size");
+        }
+        const TileShapeInputs inputs = shape_inputs(context, options, tuning);
+        shape_ = choose_tile_shape(inputs, limits);
+        const Int2 frame_size{options.width, options.height};
+        const Int2 padded_size{blocks_x * b, blocks_y * b};
+        const int block_count = blocks_x * blocks_y;
+        const int restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
+        const int refine = options.params.algorithm == Algorithm::full_search_hpel ? 1 : 0;
+        search_params_ = {frame_size,      padded_size,    blocks_x,       block_count,  options.params.range,
+                          restrict_border, shape_.tiles_x, shape_.tiles_y, shape_.splits};
+        refine_params_ = {frame_size,    padded_size,     blocks_x, block_count,
+                          shape_.splits, restrict_border, refine};
+        groups_x_ = static_cast<std::uint32_t>(blocks_x);
+        groups_y_ = static_cast<std::uint32_t>(blocks_y);
+
+        search_ =
+            &context.pipeline(inputs.half_pairs ? shaders::full_search_half_pairs : shaders::full_search,
+                              {{"local_size_x", shape_.invocations()},
+                               {"BLOCK", b},
+                               {"STRIP", shape_.strip},
+                               {"STRIPS_X", shape_.strips_x},
+                               {"TILE_H", shape_.tile_h},
+                               {"WINDOW_PITCH", shape_.window_pitch}},
+                              push_constant_layout<FullSearchParams>());
+        refine_ =
+            &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}}, push_constant_layout<HpelRefineParams>());
+        keys_ = Buffer(
+            context, static_cast<VkDeviceSize>(shape_.splits) * static_cast<VkDeviceSize>(block_count) * 8,
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device, "the best keys of the integer search");
+        search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
+        refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
+        const VkSampler sampler = context.nearest_sampler();
+        for (int reference = 0; reference < frame_slot_count; ++reference) {
+            for (int current = 0; current < frame_slot_count; ++current) {
+                const std::uint32_t set = FrameSlots{reference, current}.combination();
+                const VkImageView reference_view =
+                    resources.frames[static_cast<std::size_t>(reference)].view();
+                const VkImageView current_view = resources.frames[static_cast<std::size_t>(current)].view();
+                search_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
+                                          {"current_frame", current_view, sampler, {}},
+                                          {"BestKeys", {}, {}, keys_.get()}});
+                refine_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
+                                          {"current_frame", current_view, sampler, {}},
+                                          {"BestKeys", {}, {}, keys_.get()},
+                                          {"Results", {}, {}, resources.results.get()}});
+            }
+        }
+    }
+
+    void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
+        const Api& api = resources_.context.api();
+        search_->bind_and_push(commands, (*search_sets_)[slots.combination()], search_params_);
+        api.vkCmdDispatch(commands, groups_x_, groups_y_, static_cast<std::uint32_t>(shape_.splits));
+        pass_done();
+        memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        refine_->bind_and_push(commands, (*refine_sets_)[slots.combination()], refine_params_);
+        api.vkCmdDispatch(commands, groups_x_, groups_y_, 1);
+        pass_done();
+    }
+
+    [[nodiscard]] std::vector<std::string> pass_names() const override {
+        return {"integer search", refine_params_.refine != 0 ? "half-pel refinement" : "reduction"};
+    }
+
+private:
+    SessionResources resources_;
+    TileShape shape_;
+    FullSearchParams search_params_;
+    HpelRefineParams refine_params_;
+    std::uint32_t groups_x_ = 0;
+    std::uint32_t groups_y_ = 0;
+    const Pipeline* search_ = nullptr;
+    const Pipeline* refine_ = nullptr;
+    Buffer keys_;
+    std::unique_ptr<DescriptorSets> search_sets_;
+    std::unique_ptr<DescriptorSets> refine_sets_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchPlan> make_full_search_plan(const SessionResources& resources,
+                                                  const SessionTuning& tuning) {
+    return std::make_unique<FullSearchPlan>(resources, tuning);
+}
+
+}  // namespace xme::vulkan

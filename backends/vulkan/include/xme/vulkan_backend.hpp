@@ -1,0 +1,33 @@
+// The Vulkan backend's entry points beyond the Backend interface, for its own tests and benchmarks.
+#pragma once
+
+#include <memory>
+
+#include "xme/backend.hpp"
+
+namespace xme {
+
+[[nodiscard]] std::unique_ptr<Backend> make_vulkan_backend();
+
+namespace vulkan {
+
+// Choices a session makes by itself, fixed here instead.
+struct SessionTuning {
+    // "legacy": SPEC §5's P, processing elements per block; 0 means B*B, as sessions opened through
+    // Device have.
+    int legacy_pe_per_block = 0;
+    // "fast": the arithmetic of the SAD loop (full_search.comp). automatic: 16-bit float pairs on GPUs
+    // that have shaderFloat16, 32-bit floats elsewhere.
+    enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
+    // "fast": at most this many adjacent candidates per invocation; 0: 12.
+    int max_strip = 0;
+};
+
+// A session of `device`, which must come from the Vulkan backend (else Error(invalid_argument)), with
+// `tuning`. Throws Error(invalid_argument) for a negative P and Error(unsupported) for 16-bit pairs
+// on a device without shaderFloat16.
+[[nodiscard]] std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
+                                                                const SessionTuning& tuning);
+
+}  // namespace vulkan
+}  // namespace xme

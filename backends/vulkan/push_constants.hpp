@@ -1,0 +1,115 @@
+// The push-constant blocks of the shaders, as C++ structs. Pipeline creation compares each with the
+// layout SPIRV-Cross reflected from the SPIR-V (size, member names and offsets) and refuses to run
+// when shader and C++ disagree.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "shader_binary.hpp"
+
+namespace xme::vulkan {
+
+struct Int2 {
+    std::int32_t x = 0;
+    std::int32_t y = 0;
+};
+
+struct FullSearchParams {
+    Int2 frame_size;
+    Int2 padded_size;
+    std::int32_t blocks_x = 0;
+    std::int32_t block_count = 0;
+    std::int32_t range = 0;
+    std::int32_t restrict_border = 0;
+    std::int32_t tiles_x = 0;
+    std::int32_t tiles_y = 0;
+    std::int32_t splits = 1;
+};
+
+struct HpelRefineParams {
+    Int2 frame_size;
+    Int2 padded_size;
+    std::int32_t blocks_x = 0;
+    std::int32_t block_count = 0;
+    std::int32_t splits = 1;
+    std::int32_t restrict_border = 0;
+    std::int32_t refine = 0;
+};
+
+struct LegacyPass1Params {
+    Int2 padded_size;
+    Int2 blocks;
+    std::int32_t range = 0;
+    std::int32_t restrict_border = 0;
+    std::int32_t pe_count = 0;
+    std::int32_t pe_width = 0;
+    std::int32_t pe_height = 0;
+};
+
+struct LegacyPass2Params {
+    Int2 padded_size;
+    Int2 blocks;
+    std::int32_t restrict_border = 0;
+    std::int32_t refine = 0;
+    std::int32_t pe_count = 0;
+    std::int32_t pe_width = 0;
+};
+
+// What a push-constant struct looks like, for the comparison with the reflected block.
+struct PushConstantLayout {
+    std::uint32_t size = 0;
+    std::span<const ShaderMember> members;
+};
+
+template <class Params>
+struct PushConstantsOf;
+
+#define XME_MEMBER(type, member) \
+    ShaderMember { #member, static_cast < std::uint32_t>(offsetof(type, member)) }
+
+template <>
+struct PushConstantsOf<FullSearchParams> {
+    using P = FullSearchParams;
+    static constexpr std::array members{
+        XME_MEMBER(P, frame_size),  XME_MEMBER(P, padded_size), XME_MEMBER(P, blocks_x),
+        XME_MEMBER(P, block_count), XME_MEMBER(P, range),       XME_MEMBER(P, restrict_border),
+        XME_MEMBER(P, tiles_x),     XME_MEMBER(P, tiles_y),     XME_MEMBER(P, splits)};
+};
+
+template <>
+struct PushConstantsOf<HpelRefineParams> {
+    using P = HpelRefineParams;
+    static constexpr std::array members{XME_MEMBER(P, frame_size), XME_MEMBER(P, padded_size),
+                                        XME_MEMBER(P, blocks_x),   XME_MEMBER(P, block_count),
+                                        XME_MEMBER(P, splits),     XME_MEMBER(P, restrict_border),
+                                        XME_MEMBER(P, refine)};
+};
+
+template <>
+struct PushConstantsOf<LegacyPass1Params> {
+    using P = LegacyPass1Params;
+    static constexpr std::array members{XME_MEMBER(P, padded_size), XME_MEMBER(P, blocks),
+                                        XME_MEMBER(P, range),       XME_MEMBER(P, restrict_border),
+                                        XME_MEMBER(P, pe_count),    XME_MEMBER(P, pe_width),
+                                        XME_MEMBER(P, pe_height)};
+};
+
+template <>
+struct PushConstantsOf<LegacyPass2Params> {
+    using P = LegacyPass2Params;
+    static constexpr std::array members{XME_MEMBER(P, padded_size),     XME_MEMBER(P, blocks),
+                                        XME_MEMBER(P, restrict_border), XME_MEMBER(P, refine),
+                                        XME_MEMBER(P, pe_count),        XME_MEMBER(P, pe_width)};
+};
+
+#undef XME_MEMBER
+
+template <class Params>
+[[nodiscard]] PushConstantLayout push_constant_layout() {
+    return {static_cast<std::uint32_t>(sizeof(Params)), PushConstantsOf<Params>::members};
+}
+
+}  // namespace xme::vulkan

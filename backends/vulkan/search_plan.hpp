@@ -1,0 +1,61 @@
+// What a variant contributes to a session: the passes it records for one frame pair. The session
+// owns the frames (kept on the device across pairs), uploads, timing and readback.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "xme/device.hpp"
+#include "xme/vulkan_backend.hpp"
+
+namespace xme::vulkan {
+
+// The session keeps the last two frames on the device; a pair reads two of these slots (or one twice).
+inline constexpr int frame_slot_count = 2;
+
+struct FrameSlots {
+    int reference = 0;
+    int current = 0;
+    // Plans write one descriptor set per combination of slots.
+    [[nodiscard]] std::uint32_t combination() const {
+        return static_cast<std::uint32_t>(reference * frame_slot_count + current);
+    }
+};
+inline constexpr std::uint32_t frame_slot_combinations = frame_slot_count * frame_slot_count;
+
+// What a plan works with; the session outlives its plan.
+struct SessionResources {
+    Context& context;
+    const SessionOptions& options;
+    const std::array<Image, frame_slot_count>& frames;  // R8_UNORM, in SHADER_READ_ONLY_OPTIMAL when read
+    const Buffer& results;                              // one uvec2 (packed vector, cost) per block
+};
+
+class SearchPlan {
+public:
+    virtual ~SearchPlan() = default;
+    // Records the passes for one pair into `commands`, reading the frames in `slots` and leaving every
+    // block's result in the results buffer; calls `pass_done` after each pass (for its timestamp).
+    virtual void record(VkCommandBuffer commands, FrameSlots slots,
+                        const std::function<void()>& pass_done) = 0;
+    [[nodiscard]] virtual std::vector<std::string> pass_names() const = 0;
+};
+
+// The "fast" variant (full_search.cpp) and the "legacy" one (legacy_search.cpp). `pe_per_block` is
+// SPEC §5's P; 0 means B*B.
+[[nodiscard]] std::unique_ptr<SearchPlan> make_full_search_plan(const SessionResources& resources,
+                                                                const SessionTuning& tuning);
+[[nodiscard]] std::unique_ptr<SearchPlan> make_legacy_plan(const SessionResources& resources,
+                                                           int pe_per_block);
+
+// Workgroups needed to cover `items` with groups of `group` items.
+[[nodiscard]] inline std::uint32_t groups_for(int items, int group) {
+    return static_cast<std::uint32_t>((items + group - 1) / group);
+}
+
+}  // namespace xme::vulkan

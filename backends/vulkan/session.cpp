@@ -1,0 +1,285 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "xme/error.hpp"
+
+namespace xme::vulkan {
+namespace {
+
+// Pairs in flight at once: one being computed while the next is uploaded and recorded.
+constexpr std::size_t ring_size = 2;
+
+constexpr VkBufferUsageFlags staging_usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+}  // namespace
+
+VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const SessionOptions& options,
+                             const std::string& variant, const SessionTuning& tuning)
+    : context_holder_(std::move(context_holder)),
+      context_(*context_holder_),
+      options_(options),
+      variant_(variant) {
+    Context& context = context_;
+    const auto& limits = context.limits();
+    const auto max_side = static_cast<int>(limits.maxImageDimension2D);
+    if (options.width > max_side || options.height > max_side) {
+        throw Error(ErrorKind::unsupported, "frame size " + std::to_string(options.width) + "x" +
+                                                std::to_string(options.height) + " exceeds " +
+                                                context.name() + "'s maxImageDimension2D of " +
+                                                std::to_string(max_side));
+    }
+    const int b = options.params.block_size;
+    blocks_x_ = blocks_across(options.width, b);
+    blocks_y_ = blocks_across(options.height, b);
+    frame_bytes_ = static_cast<std::size_t>(options.width) * static_cast<std::size_t>(options.height);
+    const auto blocks = static_cast<VkDeviceSize>(blocks_x_) * static_cast<VkDeviceSize>(blocks_y_);
+    if (blocks * 8 > limits.maxStorageBufferRange) {
+        throw Error(ErrorKind::unsupported,
+                    std::to_string(blocks) + " blocks need a " + std::to_string(blocks * 8) +
+                        "-byte result buffer, over " + context.name() + "'s maxStorageBufferRange of " +
+                        std::to_string(limits.maxStorageBufferRange) + ": use a larger block size");
+    }
+    for (int slot = 0; slot < frame_slot_count; ++slot) {
+        frames_[static_cast<std::size_t>(slot)] =
+            Image(context, options.width, options.height, VK_FORMAT_R8_UNORM,
+                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "a cached frame");
+    }
+    results_ =
+        Buffer(context, blocks * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+               MemoryUse::device, "the block results");
+    const SessionResources resources{context, options_, frames_, results_};
+    plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
+                                : make_full_search_plan(resources, tuning);
+
+    queries_per_submission_ = static_cast<std::uint32_t>(plan_->pass_names().size()) + 2;
+    pass_seconds_.assign(queries_per_submission_ - 1, 0.0);
+    if (context.timestamp_period_ns() > 0) {
+        auto query_info = vulkan_struct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+        query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        query_info.queryCount = queries_per_submission_ * static_cast<std::uint32_t>(ring_size);
+        VkQueryPool pool = VK_NULL_HANDLE;
+        check(context.api().vkCreateQueryPool(context.device(), &query_info, nullptr, &pool),
+              "vkCreateQueryPool for the pass timestamps");
+        queries_ = {&context.api(), context.device(), pool};
+    }
+    for (std::size_t i = 0; i < ring_size; ++i) {
+        ring_.push_back(
+            {CommandBuffer(context),
+             Buffer(context, 2 * frame_bytes_, staging_usage, MemoryUse::upload, "the frame staging buffer"),
+             Buffer(context, blocks * 8, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback,
+                    "the result readback buffer"),
+             0,
+             {}});
+    }
+    context.check_validation("while opening a " + variant + " session on " + context.name());
+}
+
+VulkanSession::~VulkanSession() {
+    for (auto& submission : ring_) {
+        try {
+            submission.commands.wait("a pair still in flight");
+        } catch (const Error&) {
+            // The device is lost; the destructors below free what is left.
+        }
+    }
+    if (context_.logging()) log_pass_times();
+}
+
+void VulkanSession::check_size(PlaneView plane, const char* role) const {
+    if (plane.width != options_.width || plane.height != options_.height) {
+        throw Error(ErrorKind::invalid_argument,
+                    std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
+                        std::to_string(plane.height) + " but the session was opened for " +
+                        std::to_string(options_.width) + "x" + std::to_string(options_.height));
+    }
+}
+
+int VulkanSession::frame_slot(std::int64_t id, int keep, bool& upload) {
+    for (int slot = 0; slot < frame_slot_count; ++slot) {
+        auto& cached = cached_[static_cast<std::size_t>(slot)];
+        if (cached.filled && cached.id == id) {
+            cached.last_use = ++clock_;
+            upload = false;
+            return slot;
+        }
+    }
+    int victim = -1;
+    for (int slot = 0; slot < frame_slot_count; ++slot) {
+        const auto& cached = cached_[static_cast<std::size_t>(slot)];
+        if (slot != keep &&
+            (victim < 0 || cached.last_use < cached_[static_cast<std::size_t>(victim)].last_use))
+            victim = slot;
+    }
+    cached_[static_cast<std::size_t>(victim)] = {id, true, ++clock_};
+    upload = true;
+    return victim;
+}
+
+void VulkanSession::submit(const FramePair& pair) {
+    check_size(pair.reference, "reference");
+    check_size(pair.current, "current");
+    if (in_flight_.size() == ring_.size()) finish_oldest();
+    const std::size_t index = next_;
+    // Look both frames up before evicting anything, so that neither evicts the other.
+    bool upload_reference = false;
+    bool upload_current = false;
+    const auto cached_slot = [&](std::int64_t id) {
+        for (int slot = 0; slot < frame_slot_count; ++slot) {
+            if (cached_[static_cast<std::size_t>(slot)].filled &&
+                cached_[static_cast<std::size_t>(slot)].id == id)
+                return slot;
+        }
+        return -1;
+    };
+    FrameSlots slots;
+    slots.reference = frame_slot(pair.reference_id, cached_slot(pair.current_id), upload_reference);
+    slots.current = frame_slot(pair.current_id, slots.reference, upload_current);
+    try {
+        record(index, pair, slots, upload_reference, upload_current);
+        ring_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
+    } catch (...) {
+        cached_ = {};  // uploads recorded for a submission that never ran
+        throw;
+    }
+    ring_[index].current_id = pair.current_id;
+    ring_[index].submitted_at = std::chrono::steady_clock::now();
+    in_flight_.push_back(index);
+    next_ = (next_ + 1) % ring_.size();
+}
+
+void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots slots, bool upload_reference,
+                           bool upload_current) {
+    const Api& api = context_.api();
+    Submission& submission = ring_[index];
+    const VkCommandBuffer commands = submission.commands.get();
+    const std::string what = "frame pair " + std::to_string(pair.current_id);
+    submission.commands.begin(what);
+    const VkQueryPool queries = queries_.get();
+    const std::uint32_t first_query = static_cast<std::uint32_t>(index) * queries_per_submission_;
+    std::uint32_t query = first_query;
+    const auto timestamp = [&] {
+        if (queries != VK_NULL_HANDLE) {
+            api.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, query++);
+        }
+    };
+    if (queries != VK_NULL_HANDLE)
+        api.vkCmdResetQueryPool(commands, queries, first_query, queries_per_submission_);
+    timestamp();
+    // The previous pair's passes and readback are done with the buffers this pair's passes rewrite.
+    memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+
+    VkDeviceSize staged = 0;
+    const auto upload = [&](PlaneView plane, int slot) {
+        std::uint8_t* destination = submission.staging.mapped() + staged;
+        for (int y = 0; y < plane.height; ++y) {
+            std::memcpy(destination + static_cast<std::size_t>(y) * static_cast<std::size_t>(plane.width),
+                        plane.row(y), static_cast<std::size_t>(plane.width));
+        }
+        const Image& image = frames_[static_cast<std::size_t>(slot)];
+        // Earlier pairs may still read this slot's previous frame: wait for their shaders, discard it.
+        transition(api, commands, image.get(), VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        VkBufferImageCopy region{};
+        region.bufferOffset = staged;
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {static_cast<std::uint32_t>(plane.width),
+                              static_cast<std::uint32_t>(plane.height), 1};
+        api.vkCmdCopyBufferToImage(commands, submission.staging.get(), image.get(),
+                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        transition(api, commands, image.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT);
+        staged += frame_bytes_;
+    };
+    if (upload_reference) upload(pair.reference, slots.reference);
+    if (upload_current) upload(pair.current, slots.current);
+    timestamp();
+
+    plan_->record(commands, slots, timestamp);
+
+    memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    const VkBufferCopy copy{0, 0, results_.size()};
+    api.vkCmdCopyBuffer(commands, results_.get(), submission.readback.get(), 1, &copy);
+    memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    submission.commands.end(what);
+}
+
+void VulkanSession::finish_oldest() {
+    const std::size_t index = in_flight_.front();
+    Submission& submission = ring_[index];
+    const std::string what = "frame pair " + std::to_string(submission.current_id);
+    submission.commands.wait(what);
+    in_flight_.pop_front();
+
+    PairResult result;
+    result.current_id = submission.current_id;
+    if (queries_.get() != VK_NULL_HANDLE) {
+        std::vector<std::uint64_t> ticks(queries_per_submission_);
+        check(context_.api().vkGetQueryPoolResults(
+                  context_.device(), queries_.get(),
+                  static_cast<std::uint32_t>(index) * queries_per_submission_, queries_per_submission_,
+                  ticks.size() * sizeof(std::uint64_t), ticks.data(), sizeof(std::uint64_t),
+                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults for " + what);
+        const auto seconds = [&](std::size_t from, std::size_t to) {
+            return static_cast<double>((ticks[to] - ticks[from]) & context_.timestamp_mask()) *
+                   context_.timestamp_period_ns() * 1e-9;
+        };
+        for (std::size_t pass = 0; pass + 1 < ticks.size(); ++pass)
+            pass_seconds_[pass] += seconds(pass, pass + 1);
+        result.device_seconds = seconds(0, ticks.size() - 1);
+    } else {
+        result.device_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - submission.submitted_at).count();
+    }
+    ++pairs_done_;
+
+    const bool refined = options_.params.algorithm == Algorithm::full_search_hpel;
+    result.field = MotionField(options_.width, options_.height, options_.params.block_size, refined ? 4 : 1);
+    const std::uint8_t* words = submission.readback.mapped();
+    for (std::size_t i = 0; i < result.field.blocks.size(); ++i) {
+        std::uint32_t vector = 0;
+        std::uint32_t cost = 0;
+        std::memcpy(&vector, words + 8 * i, 4);
+        std::memcpy(&cost, words + 8 * i + 4, 4);
+        result.field.blocks[i] = {static_cast<std::int16_t>(vector & 0xFFFF),
+                                  static_cast<std::int16_t>(vector >> 16), cost};
+    }
+    context_.check_validation("while computing " + what);
+    finished_.push_back(std::move(result));
+}
+
+PairResult VulkanSession::receive() {
+    if (finished_.empty()) {
+        if (in_flight_.empty())
+            throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+        finish_oldest();
+    }
+    PairResult result = std::move(finished_.front());
+    finished_.pop_front();
+    return result;
+}
+
+void VulkanSession::log_pass_times() const {
+    if (pairs_done_ == 0 || queries_.get() == VK_NULL_HANDLE) return;
+    std::string text =
+        "upload " + std::to_string(pass_seconds_[0] * 1e3 / static_cast<double>(pairs_done_)) + " ms";
+    const auto names = plan_->pass_names();
+    for (std::size_t pass = 0; pass < names.size(); ++pass) {
+        text += ", " + names[pass] + " " +
+                std::to_string(pass_seconds_[pass + 1] * 1e3 / static_cast<double>(pairs_done_)) + " ms";
+    }
+    std::fprintf(stderr, "xme vulkan: %s %s, %zu pairs, mean device time per pair: %s\n",
+                 context_.name().c_str(), variant_.c_str(), pairs_done_, text.c_str());
+}
+
+}  // namespace xme::vulkan

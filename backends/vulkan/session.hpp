@@ -1,0 +1,74 @@
+// A stream of frame pairs on one Vulkan device. Frames stay on the device: the last two are cached by
+// FramePair id, so frame i's current frame serves as frame i+1's reference without a second upload.
+// Asynchronous: submit() copies the planes into a staging buffer, records and submits a command
+// buffer with a fence; receive() waits for the oldest. GPU timestamps give device_seconds.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "search_plan.hpp"
+
+namespace xme::vulkan {
+
+class VulkanSession final : public MotionSession {
+public:
+    VulkanSession(std::shared_ptr<Context> context, const SessionOptions& options, const std::string& variant,
+                  const SessionTuning& tuning);
+    ~VulkanSession() override;
+
+    void submit(const FramePair& pair) override;
+    [[nodiscard]] PairResult receive() override;
+    [[nodiscard]] std::size_t pending() const override { return in_flight_.size() + finished_.size(); }
+
+private:
+    // One pair's worth of host-side state; the ring holds a few, so that uploads overlap the device.
+    struct Submission {
+        CommandBuffer commands;
+        Buffer staging;   // the frames this pair uploads
+        Buffer readback;  // its results
+        std::int64_t current_id = 0;
+        std::chrono::steady_clock::time_point submitted_at;
+    };
+    struct CachedFrame {
+        std::int64_t id = 0;
+        bool filled = false;
+        std::uint64_t last_use = 0;
+    };
+
+    void check_size(PlaneView plane, const char* role) const;
+    // The slot holding frame `id`, and whether it must be uploaded first; `keep` is a slot not to evict.
+    int frame_slot(std::int64_t id, int keep, bool& upload);
+    void record(std::size_t index, const FramePair& pair, FrameSlots slots, bool upload_reference,
+                bool upload_current);
+    void finish_oldest();
+    void log_pass_times() const;
+
+    std::shared_ptr<Context> context_holder_;  // the device may be closed before its sessions
+    Context& context_;
+    SessionOptions options_;
+    std::string variant_;
+    int blocks_x_ = 0;
+    int blocks_y_ = 0;
+    std::size_t frame_bytes_ = 0;
+    std::array<Image, frame_slot_count> frames_;
+    std::array<CachedFrame, frame_slot_count> cached_;
+    std::uint64_t clock_ = 0;
+    Buffer results_;
+    std::unique_ptr<SearchPlan> plan_;
+    Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before ring_: outlives the commands using it
+    std::uint32_t queries_per_submission_ = 0;
+    std::vector<Submission> ring_;
+    std::size_t next_ = 0;               // the ring entry the next submit uses
+    std::deque<std::size_t> in_flight_;  // ring entries submitted, oldest first
+    std::deque<PairResult> finished_;    // results collected early, to make room in the ring
+    std::vector<double> pass_seconds_;   // totals per pass (upload first), for XME_VULKAN_LOG
+    std::size_t pairs_done_ = 0;
+};
+
+}  // namespace xme::vulkan

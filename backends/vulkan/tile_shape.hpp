@@ -1,0 +1,35 @@
+// How full_search.comp cuts a block's (2R+1)^2 candidates into tiles, one workgroup pass each:
+// chosen per session from the device's limits by a small cost model (tile_shape.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "loader.hpp"
+
+namespace xme::vulkan {
+
+struct TileShape {
+    int strip = 4;     // horizontally adjacent candidates per invocation
+    int strips_x = 1;  // invocations across a tile
+    int tile_h = 1;    // candidate rows per tile (one invocation row each)
+    int tiles_x = 1;   // tiles across and down the window of candidates
+    int tiles_y = 1;
+    int splits = 1;        // workgroups sharing one block's tiles
+    int window_pitch = 0;  // shared-memory elements from one window row to the next
+    [[nodiscard]] int invocations() const { return strips_x * tile_h; }
+};
+
+struct TileShapeInputs {
+    int range = 0;
+    int block = 16;
+    int block_count = 1;
+    int max_strip = 12;
+    bool half_pairs = false;     // full_search.comp's HALF_PAIRS: two rows per element
+    std::uint32_t subgroup = 1;  // lanes paid for together
+    bool shared_banks = true;    // pad window rows to avoid bank conflicts (GPUs)
+};
+
+// Throws Error(unsupported) naming the limit when even the smallest tile does not fit.
+[[nodiscard]] TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLimits& limits);
+
+}  // namespace xme::vulkan

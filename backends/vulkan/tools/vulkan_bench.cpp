@@ -1,0 +1,116 @@
+// xme_vulkan_bench: device time of the Vulkan variants and of the "fast" kernel's tunings, for the GPU
+// machine (tools/device/vulkan_check.sh) and for choosing the defaults.
+//   xme_vulkan_bench [width height block range [pairs]]
+// Streams pairs of a moving synthetic scene (one new frame uploaded per pair, as in a video), reports
+// the mean device time per pair after a warm-up pair, and checks that every run agrees with the first.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "xme/accounting.hpp"
+#include "xme/error.hpp"
+#include "xme/vulkan_backend.hpp"
+
+namespace {
+
+using Arithmetic = xme::vulkan::SessionTuning::SadArithmetic;
+
+std::vector<xme::Plane> make_scene(int width, int height, int frames) {
+    xme::Plane texture(width + 4 * frames, height + 2 * frames);
+    std::mt19937 rng(7);
+    for (int y = 0; y < texture.height(); ++y) {
+        for (int x = 0; x < texture.width(); ++x) {
+            texture.at(x, y) = static_cast<std::uint8_t>(((x * 7 + y * 13) ^ (x * y / 5)) / 2 + (rng() % 9));
+        }
+    }
+    std::vector<xme::Plane> scene;
+    for (int f = 0; f < frames; ++f) {
+        xme::Plane frame(width, height);
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) frame.at(x, y) = texture.at(x + 4 * f, y + 2 * f);
+        }
+        scene.push_back(std::move(frame));
+    }
+    return scene;
+}
+
+struct Run {
+    std::string label;
+    std::string variant;
+    xme::Algorithm algorithm;
+    xme::vulkan::SessionTuning tuning;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int width = argc > 1 ? std::atoi(argv[1]) : 1920;
+    const int height = argc > 2 ? std::atoi(argv[2]) : 1080;
+    const int block = argc > 3 ? std::atoi(argv[3]) : 16;
+    const int range = argc > 4 ? std::atoi(argv[4]) : 16;
+    const int pairs = argc > 5 ? std::max(2, std::atoi(argv[5])) : 8;
+    try {
+        auto backend = xme::make_vulkan_backend();
+        auto device = backend->open("vulkan:0");
+        std::printf("%s\n%dx%d, block %d, range %d, %d pairs (the first not timed)\n",
+                    device->info().description.c_str(), width, height, block, range, pairs);
+        const auto scene = make_scene(width, height, pairs + 1);
+        std::vector<Run> runs;
+        for (const auto arithmetic : {Arithmetic::float32, Arithmetic::float16_pairs}) {
+            for (const int strip : {4, 8, 12}) {
+                const char* name = arithmetic == Arithmetic::float32 ? "float32" : "float16 pairs";
+                runs.push_back({std::string("fast fs, ") + name + ", strip <= " + std::to_string(strip),
+                                "fast",
+                                xme::Algorithm::full_search,
+                                {0, arithmetic, strip}});
+            }
+        }
+        runs.push_back({"fast fs (default tuning)", "fast", xme::Algorithm::full_search, {}});
+        runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Algorithm::full_search_hpel, {}});
+        runs.push_back({"legacy fs", "legacy", xme::Algorithm::full_search, {}});
+        runs.push_back({"legacy fs+hpel", "legacy", xme::Algorithm::full_search_hpel, {}});
+
+        std::vector<std::vector<xme::MotionField>> first_fields(2);
+        for (const auto& run : runs) {
+            xme::SessionOptions options;
+            options.params = {block, range, xme::BorderMode::pad, run.algorithm};
+            options.variant = run.variant;
+            options.width = width;
+            options.height = height;
+            std::unique_ptr<xme::MotionSession> session;
+            try {
+                session = xme::vulkan::open_tuned_session(*device, options, run.tuning);
+            } catch (const xme::Error& e) {
+                std::printf("%-40s skipped: %s\n", run.label.c_str(), e.what());
+                continue;
+            }
+            double seconds = 0;
+            bool agree = true;
+            auto& reference = first_fields[run.algorithm == xme::Algorithm::full_search ? 0 : 1];
+            for (int i = 0; i < pairs; ++i) {
+                session->submit({i, scene[static_cast<std::size_t>(i)].view(), i + 1,
+                                 scene[static_cast<std::size_t>(i) + 1].view()});
+                const auto result = session->receive();
+                if (i > 0) seconds += result.device_seconds;
+                if (reference.size() < static_cast<std::size_t>(pairs)) {
+                    reference.push_back(result.field);
+                } else if (run.variant == "fast" || run.algorithm == xme::Algorithm::full_search) {
+                    agree = agree && reference[static_cast<std::size_t>(i)].blocks == result.field.blocks;
+                }
+            }
+            const double per_pair = seconds / (pairs - 1);
+            const double comparisons =
+                static_cast<double>(xme::pixel_comparisons(width, height, options.params));
+            std::printf("%-40s %9.3f ms/pair %9.1f pairs/s %8.2f Gpx/s%s\n", run.label.c_str(),
+                        per_pair * 1e3, 1 / per_pair, comparisons / per_pair * 1e-9,
+                        agree ? "" : "  DISAGREES with the first run");
+        }
+    } catch (const xme::Error& e) {
+        std::fprintf(stderr, "xme_vulkan_bench: %s\n", e.what());
+        return e.exit_code();
+    }
+    return 0;
+}

@@ -1,0 +1,117 @@
+// The Vulkan backend: devices listed as vulkan:N, opened into a Context, sessions per variant.
+#include "xme/vulkan_backend.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "context.hpp"
+#include "filter_probe.hpp"
+#include "instance.hpp"
+#include "session.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+namespace vulkan {
+namespace {
+
+class VulkanDevice final : public Device {
+public:
+    VulkanDevice(const std::shared_ptr<Instance>& instance, int index)
+        : context_(std::make_shared<Context>(instance, index)), info_(describe_device(*instance, index)) {
+        // The legacy variant's half-pel samples come from the sampler; tested bit-exactly where exact.
+        const int filter_error = measure_filter_error(*context_);
+        if (filter_error == 0) {
+            info_.filtered_variants.clear();
+            info_.description += ", exact half-pel filtering";
+        } else {
+            char grey[32];
+            std::snprintf(grey, sizeof grey, "%g",
+                          filter_error / 4.0);  // cost4 units are quarter grey levels
+            info_.description += std::string(", half-pel filtering off by up to ") + grey + " grey level";
+        }
+        context_->check_validation("while probing the filtering of " + context_->name());
+    }
+
+    [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+
+    [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        return open(options, {});
+    }
+
+    [[nodiscard]] std::unique_ptr<MotionSession> open(const SessionOptions& options,
+                                                      const SessionTuning& tuning) {
+        return std::make_unique<VulkanSession>(context_, options, checked_variant(info_, options), tuning);
+    }
+
+private:
+    std::shared_ptr<Context> context_;
+    DeviceInfo info_;
+};
+
+class VulkanBackend final : public Backend {
+public:
+    [[nodiscard]] std::string name() const override { return "vulkan"; }
+
+    [[nodiscard]] std::vector<DeviceInfo> devices() override {
+        std::vector<DeviceInfo> listing;
+        try {
+            const auto& vulkan = instance();
+            for (std::size_t i = 0; i < vulkan->physical_devices().size(); ++i) {
+                listing.push_back(describe_device(*vulkan, static_cast<int>(i)));
+            }
+        } catch (const Error& e) {
+            DeviceInfo info;
+            info.name = "vulkan";
+            info.backend = "vulkan";
+            info.available = false;
+            info.unavailable_reason = e.what();
+            listing = {info};
+        }
+        return listing;
+    }
+
+    [[nodiscard]] std::unique_ptr<Device> open(std::string_view device_name) override {
+        const std::string_view prefix = "vulkan:";
+        int index = -1;
+        if (device_name.substr(0, prefix.size()) == prefix) {
+            const auto digits = device_name.substr(prefix.size());
+            const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+            if (error != std::errc() || end != digits.data() + digits.size()) index = -1;
+        }
+        const auto& vulkan = instance();
+        if (index < 0 || static_cast<std::size_t>(index) >= vulkan->physical_devices().size()) {
+            throw Error(ErrorKind::device, "the Vulkan backend has no device " + std::string(device_name) +
+                                               ": it has vulkan:0.." + "vulkan:" +
+                                               std::to_string(vulkan->physical_devices().size() - 1));
+        }
+        return std::make_unique<VulkanDevice>(vulkan, index);
+    }
+
+private:
+    const std::shared_ptr<Instance>& instance() {
+        if (!instance_) instance_ = Instance::create();
+        return instance_;
+    }
+
+    std::shared_ptr<Instance> instance_;
+};
+
+}  // namespace
+
+std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
+                                                  const SessionTuning& tuning) {
+    auto* vulkan_device = dynamic_cast<VulkanDevice*>(&device);
+    if (vulkan_device == nullptr) {
+        throw Error(ErrorKind::invalid_argument,
+                    device.info().name + " is not a device of the Vulkan backend");
+    }
+    return vulkan_device->open(options, tuning);
+}
+
+}  // namespace vulkan
+
+std::unique_ptr<Backend> make_vulkan_backend() { return std::make_unique<vulkan::VulkanBackend>(); }
+
+}  // namespace xme

@@ -1,0 +1,160 @@
+// "fast" variant, pass 1: exhaustive integer search (SPEC §3), one workgroup per block (times
+// `splits` for large ranges). The window of candidates is cut into tiles; for each tile the workgroup
+// stages the reference pixels it needs in shared memory, and each invocation computes the SADs of
+// STRIP horizontally adjacent candidates, so that every sample it loads serves STRIP of them.
+//
+// GLSL has no packed-byte SAD instruction. Pixels are held as floats, exact for integers: |a - b|
+// is a subtraction and an addition whose absolute value is a free source modifier on GPUs.
+// HALF_PAIRS (devices with shaderFloat16) packs two rows per f16vec2, so each of those instructions
+// handles two pixels; 16-bit floats hold integers exactly up to 2048, so the half sums are moved
+// into 32-bit ones every 8 pixels (8 * 255 < 2048). Either way the SAD is exact.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+#ifdef HALF_PAIRS
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
+#include "search_common.glsl"
+
+layout(local_size_x_id = 0) in;  // STRIPS_X * TILE_H invocations
+layout(constant_id = 1) const int BLOCK = 16;
+layout(constant_id = 2) const int STRIP = 4;     // adjacent candidates per invocation
+layout(constant_id = 3) const int STRIPS_X = 9;  // invocations across a tile
+layout(constant_id = 4) const int TILE_H = 33;   // candidate rows per tile
+layout(constant_id = 5) const int WINDOW_PITCH = 51;  // >= WINDOW_W, padded against bank conflicts
+const int TILE_W = STRIP * STRIPS_X;
+const int WINDOW_W = TILE_W + BLOCK - 1;
+const int WINDOW_H = TILE_H + BLOCK - 1;
+
+layout(set = 0, binding = 0) uniform sampler2D reference_frame;
+layout(set = 0, binding = 1) uniform sampler2D current_frame;
+layout(set = 0, binding = 2, std430) writeonly buffer BestKeys { uvec2 best_keys[]; };
+
+layout(push_constant) uniform FullSearchParams {
+    ivec2 frame_size;
+    ivec2 padded_size;
+    int blocks_x;
+    int block_count;
+    int range;
+    int restrict_border;  // 1: SPEC §2 restrict mode
+    int tiles_x;          // tiles across and down the window of one block
+    int tiles_y;
+    int splits;           // workgroups per block: split z takes tiles z, z + splits, ...
+} params;
+
+#ifdef HALF_PAIRS
+// Element (x, r) holds the samples of rows r and r + 1 at column x.
+shared f16vec2 current_block[BLOCK / 2 * BLOCK];
+shared f16vec2 window[(WINDOW_H - 1) * WINDOW_PITCH];
+#else
+shared float current_block[BLOCK * BLOCK];
+shared float window[WINDOW_H * WINDOW_PITCH];
+#endif
+shared uvec2 reduction[gl_WorkGroupSize.x];
+
+float sample_at(sampler2D frame, ivec2 position) { return pel(frame, position, params.frame_size); }
+
+void load_current(ivec2 origin, int lane, int invocations) {
+#ifdef HALF_PAIRS
+    for (int i = lane; i < BLOCK / 2 * BLOCK; i += invocations) {
+        const ivec2 p = origin + ivec2(i % BLOCK, i / BLOCK * 2);
+        current_block[i] = f16vec2(sample_at(current_frame, p), sample_at(current_frame, p + ivec2(0, 1)));
+    }
+#else
+    for (int i = lane; i < BLOCK * BLOCK; i += invocations) {
+        current_block[i] = sample_at(current_frame, origin + ivec2(i % BLOCK, i / BLOCK));
+    }
+#endif
+}
+
+void load_window(ivec2 origin, int lane, int invocations) {
+#ifdef HALF_PAIRS
+    for (int i = lane; i < (WINDOW_H - 1) * WINDOW_W; i += invocations) {
+        const ivec2 p = origin + ivec2(i % WINDOW_W, i / WINDOW_W);
+        window[i / WINDOW_W * WINDOW_PITCH + i % WINDOW_W] =
+            f16vec2(sample_at(reference_frame, p), sample_at(reference_frame, p + ivec2(0, 1)));
+    }
+#else
+    for (int i = lane; i < WINDOW_H * WINDOW_W; i += invocations) {
+        window[i / WINDOW_W * WINDOW_PITCH + i % WINDOW_W] =
+            sample_at(reference_frame, origin + ivec2(i % WINDOW_W, i / WINDOW_W));
+    }
+#endif
+}
+
+// SADs of the STRIP candidates whose blocks start at `corner` (x, y) of the window, (x + 1, y), ...
+void strip_sads(ivec2 corner, out float sads[STRIP]) {
+    [[unroll]] for (int s = 0; s < STRIP; ++s) sads[s] = 0.0;
+#ifdef HALF_PAIRS
+    f16vec2 partial[STRIP];
+    [[unroll]] for (int s = 0; s < STRIP; ++s) partial[s] = f16vec2(0.0);
+    for (int y = 0; y < BLOCK; y += 2) {
+        f16vec2 current_row[BLOCK];
+        [[unroll]] for (int x = 0; x < BLOCK; ++x) current_row[x] = current_block[y / 2 * BLOCK + x];
+        const int row_start = (corner.y + y) * WINDOW_PITCH + corner.x;
+        [[unroll]] for (int x = 0; x < BLOCK + STRIP - 1; ++x) {
+            const f16vec2 reference = window[row_start + x];
+            [[unroll]] for (int s = 0; s < STRIP; ++s) {
+                const int column = x - s;
+                if (column < 0 || column >= BLOCK) continue;
+                partial[s] += abs(current_row[column] - reference);
+                if (column % 8 == 7 || column == BLOCK - 1) {  // before a half sum could pass 2048
+                    const vec2 exact = vec2(partial[s]);
+                    sads[s] += exact.x + exact.y;
+                    partial[s] = f16vec2(0.0);
+                }
+            }
+        }
+    }
+#else
+    for (int y = 0; y < BLOCK; ++y) {
+        float current_row[BLOCK];
+        [[unroll]] for (int x = 0; x < BLOCK; ++x) current_row[x] = current_block[y * BLOCK + x];
+        const int row_start = (corner.y + y) * WINDOW_PITCH + corner.x;
+        [[unroll]] for (int x = 0; x < BLOCK + STRIP - 1; ++x) {
+            const float reference = window[row_start + x];
+            [[unroll]] for (int s = 0; s < STRIP; ++s) {
+                if (x - s >= 0 && x - s < BLOCK) sads[s] += abs(current_row[x - s] - reference);
+            }
+        }
+    }
+#endif
+}
+
+void main() {
+    const int invocations = int(gl_WorkGroupSize.x);
+    const int lane = int(gl_LocalInvocationID.x);
+    const ivec2 block_origin = ivec2(gl_WorkGroupID.xy) * BLOCK;
+    const ivec2 strip_position = ivec2(lane % STRIPS_X * STRIP, lane / STRIPS_X);
+
+    load_current(block_origin, lane, invocations);
+    uvec2 best = KEY_NONE;
+    for (int tile = int(gl_WorkGroupID.z); tile < params.tiles_x * params.tiles_y; tile += params.splits) {
+        const ivec2 tile_first = ivec2(tile % params.tiles_x * TILE_W, tile / params.tiles_x * TILE_H) - params.range;
+        barrier();  // the previous tile's window has been read
+        load_window(block_origin + tile_first, lane, invocations);
+        barrier();
+        float sads[STRIP];
+        strip_sads(strip_position, sads);
+        for (int s = 0; s < STRIP; ++s) {
+            const ivec2 d = tile_first + strip_position + ivec2(s, 0);
+            const bool in_range = all(lessThanEqual(abs(d), ivec2(params.range)));
+            const bool valid = params.restrict_border == 0 || d == ivec2(0) ||
+                               inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
+            if (in_range && valid) best = key_min(best, pack_key(uint(sads[s]), 2 * d.x, 2 * d.y));
+        }
+    }
+
+    reduction[lane] = best;
+    barrier();
+    for (int stride = 1; stride < invocations; stride *= 2) {
+        if (lane % (2 * stride) == 0 && lane + stride < invocations) {
+            reduction[lane] = key_min(reduction[lane], reduction[lane + stride]);
+        }
+        barrier();
+    }
+    if (lane == 0) {
+        const int block_index = int(gl_WorkGroupID.y) * params.blocks_x + int(gl_WorkGroupID.x);
+        best_keys[int(gl_WorkGroupID.z) * params.block_count + block_index] = reduction[0];
+    }
+}
