@@ -31,21 +31,7 @@ step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
     echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
 }
 
-# The loader (and the validation layer, if downloaded): the machine has NVIDIA's driver but no loader.
-if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
-    for f in .gl/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
-    ldconfig
-fi
-# NVIDIA's driver implements Vulkan in libEGL_nvidia.so.0; without a manifest the loader cannot find it.
-nvidia_egl=/usr/local/nvidia/lib64/libEGL_nvidia.so.0
-[ -e "$nvidia_egl" ] || nvidia_egl=$(ldconfig -p | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')
-if [ -n "$nvidia_egl" ]; then  # elsewhere (lavapipe, say) the installed drivers serve
-    manifest=$PWD/$OUT/nvidia_icd.json
-    printf '{"file_format_version":"1.0.1","ICD":{"library_path":"%s","api_version":"1.4.312"}}\n' "$nvidia_egl" >"$manifest"
-    export VK_DRIVER_FILES=$manifest VK_ICD_FILENAMES=$manifest
-fi
-validation=0
-if ls /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >/dev/null 2>&1; then validation=1; fi
+source "$(dirname "$0")/vulkan_env.sh"
 echo "loader: $(ldconfig -p | grep -m1 'libvulkan\.so\.1'); driver: $nvidia_egl; validation layer: $validation"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 

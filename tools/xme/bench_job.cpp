@@ -138,7 +138,15 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
     for (const auto& name : names) {
         auto device = registry.open(name);
         const std::optional<SadPeak> peak = settings.sad_peak ? device->measure_sad_peak() : std::nullopt;
-        std::vector<std::string> variants = settings.variants.empty() ? device->info().variants : settings.variants;
+        // --variants picks among each device's own variants; a device with none of them runs its default.
+        std::vector<std::string> variants;
+        for (const auto& variant : device->info().variants) {
+            if (settings.variants.empty() ||
+                std::find(settings.variants.begin(), settings.variants.end(), variant) != settings.variants.end()) {
+                variants.push_back(variant);
+            }
+        }
+        if (variants.empty()) variants.push_back(device->info().variants.front());
         for (const auto& [width, height] : settings.sizes) {
             const int count = settings.pairs + 2;
             const auto frames =

@@ -121,7 +121,7 @@ Command add_bench_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
     cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
     cmd->add_option("--backends", s.devices, "Devices, comma-separated (default: every available one)")->delimiter(',');
-    cmd->add_option("--variants", s.variants, "Variants, comma-separated (default: every variant of each device)")->delimiter(',');
+    cmd->add_option("--variants", s.variants, "Variants, comma-separated: each device runs those it has, or its default (default: all)")->delimiter(',');
     cmd->add_option("--algos", options->algorithms, "fs, fs+hpel (comma-separated)")->delimiter(',')->capture_default_str();
     cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")->delimiter(',')->capture_default_str();
     cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")->delimiter(',')->capture_default_str();

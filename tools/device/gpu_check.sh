@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Every GPU check of xme in two device calls, from the repository root, with .gl and .device carried:
+#   tools/device/gpu_check.sh correctness   devices; CUDA and Vulkan conformance (real clip frames
+#                                           included), CUDA memcheck, estimate and compare on a clip
+#   tools/device/gpu_check.sh performance   xme bench: CPU, CUDA and Vulkan on the same frames; block
+#                                           sizes; split over CPU+CUDA; the legacy passes' times
+# Made here first:
+#   cmake --preset portable && cmake --build --preset portable
+#   mkdir -p .device/build/{tools,tests,backends/cuda,backends/vulkan,runtime-libs}
+#   cp build/portable/tools/{xme,estimate_two_frames} .device/build/tools/
+#   cp build/portable/tests/xme_tests .device/build/tests/
+#   cp build/portable/backends/cuda/xme_cuda_bench .device/build/backends/cuda/
+#   cp build/portable/backends/vulkan/xme_vulkan_bench .device/build/backends/vulkan/
+#   cp -L /lib/x86_64-linux-gnu/libgomp.so.1 .device/build/runtime-libs/
+#   tools/make_test_clips.sh .device/clips 10
+# Logs and the bench's CSV, JSON and chart go to $OUT.
+set -uo pipefail
+mode=${1:?usage: tools/device/gpu_check.sh correctness|performance}
+B=${XME_BUILD:-.device/build}
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
+export XME_TEST_CLIP_DIR=$PWD/.device/clips
+OUT=${OUT:-gpu-check}
+mkdir -p "$OUT"
+xme=$B/tools/xme
+tests=$B/tests/xme_tests
+clip=$XME_TEST_CLIP_DIR/vtest.y4m
+status=0
+step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
+    local name=$1 limit=$2; shift 2
+    echo "=== $name"
+    local start=$SECONDS
+    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+    local rc=$?
+    tail -n "${TAIL:-12}" "$OUT/$name.log"
+    echo "--- $name: exit $rc, $((SECONDS - start)) s"
+    [ $rc -eq 0 ] || status=1
+    echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
+}
+
+source "$(dirname "$0")/vulkan_env.sh"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+if [ "$mode" = correctness ]; then
+    TAIL=16 step devices 60 "$xme" devices
+    step conformance_cuda 200 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance
+    step conformance_vulkan 240 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATION=$validation "$tests" --test-suite=conformance
+    step memcheck_cuda 120 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda "$tests" \
+        --test-suite=conformance -tc="random*"
+    step estimate_vulkan 60 "$xme" estimate "$clip" --backend vulkan:0 --algo fs+hpel
+    TAIL=8 step compare 90 "$xme" compare "$clip" --backends cpu,cuda:0,vulkan:0 --algo fs+hpel --json "$OUT/compare.json"
+    TAIL=8 step compare_legacy 90 "$xme" compare "$clip" --backends cpu,cuda:0,vulkan:0 --variant legacy --algo fs+hpel \
+        --json "$OUT/compare_legacy.json"
+    step scheduler 120 "$tests" --test-suite=scheduler
+else
+    TAIL=30 step bench 240 "$xme" bench --backends cpu,cuda:0,vulkan:0 --sizes 1920x1080 --blocks 16 --ranges 16 \
+        --algos fs,fs+hpel --pairs 20 --csv "$OUT/bench.csv" --json "$OUT/bench.json" --chart "$OUT/bench.svg"
+    TAIL=12 step bench_blocks 120 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 --blocks 4,8,32 \
+        --ranges 16 --pairs 20 --no-sad-peak
+    TAIL=12 step split 150 "$xme" bench --backends cpu,cuda:0 --variants fast,avx512bw,avx2 --sizes 1920x1080 \
+        --blocks 16 --ranges 16 --pairs 60 --split --no-sad-peak
+    TAIL=30 step legacy_passes 90 env XME_VULKAN_LOG=1 "$B/backends/vulkan/xme_vulkan_bench" 1920 1080 16 16 10
+fi
+echo "=== summary"
+cat "$OUT/summary.txt"
+exit $status
