@@ -20,7 +20,7 @@ done
 nvidia_egl=/usr/local/nvidia/lib64/libEGL_nvidia.so.0
 [ -e "$nvidia_egl" ] || nvidia_egl=$(ldconfig -p | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')
 if [ -n "$nvidia_egl" ]; then  # elsewhere (lavapipe, say) the installed drivers serve
-    manifest=$PWD/$OUT/nvidia_icd.json
+    case "$OUT" in /*) manifest=$OUT/nvidia_icd.json ;; *) manifest=$PWD/$OUT/nvidia_icd.json ;; esac
     printf '{"file_format_version":"1.0.1","ICD":{"library_path":"%s","api_version":"1.4.312"}}\n' "$nvidia_egl" >"$manifest"
     export VK_DRIVER_FILES=$manifest VK_ICD_FILENAMES=$manifest
 fi
