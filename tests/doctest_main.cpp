@@ -37,5 +37,7 @@ int main(int argc, char** argv) {
     }
     static_cast<void>(xme::test::run_seed());  // print the seed before any test
     doctest::Context context(argc, argv);
-    return context.run();
+    const int result = context.run();
+    xme::test::release_devices_under_test();
+    return result;
 }

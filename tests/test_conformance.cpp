@@ -16,28 +16,9 @@
 
 namespace {
 
-struct DeviceUnderTest {
-    std::unique_ptr<xme::Device> device;
-    std::string variant;
-};
+using xme::test::DeviceUnderTest;
 
-// The devices to test: XME_TEST_DEVICE alone when set (main() has already checked it is available).
-std::vector<DeviceUnderTest> devices_under_test() {
-    static xme::Registry registry = xme::make_builtin_registry();
-    const char* only = std::getenv("XME_TEST_DEVICE");
-    std::vector<DeviceUnderTest> devices;
-    for (const auto& info : registry.devices()) {
-        if (!info.available || info.backend == "reference") continue;
-        if (only != nullptr && info.name != only && info.backend != only) continue;
-        for (const auto& variant : info.variants) devices.push_back({registry.open(info.name), variant});
-    }
-    return devices;
-}
-
-const std::vector<DeviceUnderTest>& all_devices() {
-    static const std::vector<DeviceUnderTest> devices = devices_under_test();
-    return devices;
-}
+const std::vector<DeviceUnderTest>& all_devices() { return xme::test::devices_under_test(); }
 
 // SPEC §6 for variants in DeviceInfo::filtered_variants, fs+hpel. Tolerance from the filters' known
 // behaviour: the least precise one met so far, lavapipe's 8-bit fixed-point path for R8_UNORM, rounds

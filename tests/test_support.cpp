@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 
+#include "xme/builtin_backends.hpp"
 #include "xme/video.hpp"
 
 namespace xme::test {
@@ -91,6 +92,35 @@ std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, 
     }
     return frames;
 }
+
+namespace {
+
+struct OpenedDevices {
+    Registry registry = make_builtin_registry();
+    std::vector<DeviceUnderTest> devices;
+};
+
+std::unique_ptr<OpenedDevices>& opened_devices() {
+    static std::unique_ptr<OpenedDevices> opened;
+    return opened;
+}
+
+}  // namespace
+
+const std::vector<DeviceUnderTest>& devices_under_test() {
+    auto& opened = opened_devices();
+    if (opened) return opened->devices;
+    opened = std::make_unique<OpenedDevices>();
+    const char* only = std::getenv("XME_TEST_DEVICE");
+    for (const auto& info : opened->registry.devices()) {
+        if (!info.available || info.backend == "reference") continue;
+        if (only != nullptr && info.name != only && info.backend != only) continue;
+        for (const auto& variant : info.variants) opened->devices.push_back({opened->registry.open(info.name), variant});
+    }
+    return opened->devices;
+}
+
+void release_devices_under_test() { opened_devices().reset(); }
 
 std::string first_difference(const MotionField& expected, const MotionField& actual) {
     if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "xme/device.hpp"
 #include "xme/frame.hpp"
 #include "xme/motion_field.hpp"
 
@@ -32,6 +34,17 @@ struct PlanePair {
 [[nodiscard]] std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, int left, int top,
                                                           int width, int height);
 [[nodiscard]] std::string clip_path(const std::string& clip);
+
+// Every variant of every available device but the reference (XME_TEST_DEVICE alone when set), opened
+// once for the whole run.
+struct DeviceUnderTest {
+    std::unique_ptr<Device> device;
+    std::string variant;
+};
+[[nodiscard]] const std::vector<DeviceUnderTest>& devices_under_test();
+// Closes them; main() calls it before returning, because a GPU driver (NVIDIA's Vulkan) may already
+// have shut down by the time static objects are destroyed, and closing a device then crashes.
+void release_devices_under_test();
 
 // The first block where two fields differ, described with both vectors and costs; empty if equal.
 [[nodiscard]] std::string first_difference(const MotionField& expected, const MotionField& actual);
