@@ -1,6 +1,7 @@
 #include "xme/scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -39,10 +40,32 @@ struct Scheduler::Shared {
     bool reading_done = false;
     std::int64_t next_delivery = 0;
     std::size_t devices_alive = 0;
+    std::vector<double> rates;          // measured pairs per second of each device; 0: not yet, or failed
+    std::vector<std::size_t> in_flight;  // pairs each device holds
     std::exception_ptr failure;  // ends the run once the pairs before it are delivered
     std::vector<std::string> notices;
 
     std::deque<std::int64_t>& queue_of(std::size_t device) { return queues.size() == 1 ? queues[0] : queues[device]; }
+
+    // Split's balance by measured throughput: a device takes the next pair only if it would finish it
+    // before the other devices, at their measured rates, would empty the queue without it; otherwise
+    // a slow device holding the last pairs would make the job slower than the fast ones alone. A
+    // device not measured yet takes one pair, to be measured.
+    [[nodiscard]] bool worth_taking(std::size_t device) const {
+        if (queues.size() != 1 || rates.size() == 1) return true;
+        if (rates[device] == 0) return in_flight[device] == 0;
+        double others_rate = 0;
+        std::size_t others_holding = 0;
+        for (std::size_t d = 0; d < rates.size(); ++d) {
+            if (d == device) continue;
+            others_rate += rates[d];
+            others_holding += in_flight[d];
+        }
+        if (others_rate == 0) return true;
+        const double own_finish = static_cast<double>(in_flight[device] + 1) / rates[device];
+        const double others_drain = static_cast<double>(queues[0].size() + others_holding) / others_rate;
+        return own_finish <= others_drain;
+    }
     [[nodiscard]] bool finished() const { return reading_done && next_delivery > last_pair; }
 };
 
@@ -66,6 +89,12 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     std::deque<std::int64_t> in_flight;  // submitted, result not yet received
     std::optional<std::int64_t> refused;  // taken from the queue, but the device refused it
     std::unique_ptr<MotionSession> session;
+    // The device's busy time: each pair from when the device could start on it (its submission, or
+    // the previous result, whichever is later) to its result. Waiting for frames is not counted.
+    using Clock = std::chrono::steady_clock;
+    std::deque<Clock::time_point> submitted;
+    Clock::time_point last_result{};
+    double busy_seconds = 0;
     // Called with the lock held.
     auto record = [&](PairResult&& result) {
         const std::int64_t pair = in_flight.front();
@@ -74,6 +103,12 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         slot.frame = pair;
         slot.results.push_back({index, std::move(result)});
         ++devices_[index].pairs_done;
+        shared.in_flight[index] = in_flight.size();
+        const auto now = Clock::now();
+        busy_seconds += std::chrono::duration<double>(now - std::max(submitted.front(), last_result)).count();
+        submitted.pop_front();
+        last_result = now;
+        shared.rates[index] = static_cast<double>(devices_[index].pairs_done) / std::max(busy_seconds, 1e-9);
         shared.changed.notify_all();
     };
     try {
@@ -84,20 +119,24 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         while (!shared.finished() && !shared.failure) {
             auto& queue = shared.queue_of(index);
             // Top up the device with pairs whose frames have been read.
-            while (static_cast<int>(in_flight.size()) < options_.pairs_in_flight && !queue.empty()) {
+            while (static_cast<int>(in_flight.size()) < options_.pairs_in_flight && !queue.empty() &&
+                   shared.worth_taking(index)) {
                 const std::int64_t pair = queue.front();
                 queue.pop_front();
                 const auto reference = shared.frames.at(pair - 1);
                 const auto current = shared.frames.at(pair);
                 lock.unlock();
+                submitted.push_back(Clock::now());
                 try {
                     session->submit({pair - 1, reference->luma.view(), pair, current->luma.view()});
                 } catch (...) {
                     refused = pair;
+                    submitted.pop_back();
                     throw;
                 }
                 lock.lock();
                 in_flight.push_back(pair);
+                shared.in_flight[index] = in_flight.size();
             }
             if (in_flight.empty()) {
                 shared.changed.wait(lock);
@@ -131,6 +170,8 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         }
         devices_[index].failure = what;
         --shared.devices_alive;
+        shared.rates[index] = 0;
+        shared.in_flight[index] = 0;
         if (options_.policy == Policy::split && shared.devices_alive > 0) {
             // Its unfinished pairs go back to the front of the shared queue, for the others.
             auto& queue = shared.queues[0];
@@ -155,9 +196,17 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.next_delivery = first_index + 1;
     shared.last_pair = first_index;
     shared.devices_alive = devices_.size();
+    shared.rates.assign(devices_.size(), 0.0);
+    shared.in_flight.assign(devices_.size(), 0);
     const std::size_t expected_results = options_.policy == Policy::mirror ? devices_.size() : 1;
-    // Enough frames read ahead to keep every device busy, and no more: a long video is never held whole.
-    const auto window = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight * 2 + 2;
+    // Frames read ahead. Results are delivered in order, so while a slow device holds one pair, the
+    // fast ones go on only as far as the read-ahead reaches: it must cover what they do meanwhile
+    // (on the H100, CUDA does ~10 pairs of 1080p while the CPU does one). A memory budget bounds
+    // it, so that a long video is never held whole.
+    constexpr std::int64_t read_ahead_bytes = std::int64_t{512} << 20;
+    const std::int64_t frame_bytes = std::max<std::int64_t>(1, static_cast<std::int64_t>(shared.frames.begin()->second->luma.size_bytes()) * 2);
+    const auto minimum = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight * 2 + 2;
+    const std::int64_t window = devices_.size() == 1 ? minimum : std::clamp(read_ahead_bytes / frame_bytes, minimum, std::int64_t{256});
 
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < devices_.size(); ++i) workers.emplace_back([this, i, &shared] { work(i, shared); });
