@@ -9,4 +9,9 @@ foreach(backend cpu cuda vulkan)
   set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
 endforeach()
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
-set_property(TEST conformance_vulkan APPEND PROPERTY ENVIRONMENT XME_VULKAN_VALIDATION=1)
+# Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
+# destroyed, and once the loader has unloaded it LeakSanitizer cannot name it, so no suppression can
+# match. The sanitizers still check xme's own Vulkan code there; the ci workflow runs the layer.
+if(NOT XME_SANITIZE)
+  set_property(TEST conformance_vulkan APPEND PROPERTY ENVIRONMENT XME_VULKAN_VALIDATION=1)
+endif()
