@@ -15,18 +15,7 @@ OUT=${OUT:-cuda-check}
 mkdir -p "$OUT"
 bench=$B/backends/cuda/xme_cuda_bench
 tests=$B/tests/xme_tests
-status=0
-step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
-    local name=$1 limit=$2; shift 2
-    echo "=== $name"
-    local start=$SECONDS
-    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
-    local rc=$?
-    tail -n "${TAIL:-15}" "$OUT/$name.log"
-    echo "--- $name: exit $rc, $((SECONDS - start)) s"
-    [ $rc -eq 0 ] || status=1
-    echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
-}
+source "$(dirname "$0")/step.sh"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
 step devices 30 "$B/tools/xme" devices

@@ -24,18 +24,7 @@ mkdir -p "$OUT"
 xme=$B/tools/xme
 tests=$B/tests/xme_tests
 clip=$XME_TEST_CLIP_DIR/vtest.y4m
-status=0
-step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
-    local name=$1 limit=$2; shift 2
-    echo "=== $name"
-    local start=$SECONDS
-    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
-    local rc=$?
-    tail -n "${TAIL:-12}" "$OUT/$name.log"
-    echo "--- $name: exit $rc, $((SECONDS - start)) s"
-    [ $rc -eq 0 ] || status=1
-    echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
-}
+source "$(dirname "$0")/step.sh"
 
 source "$(dirname "$0")/vulkan_env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"

@@ -18,18 +18,7 @@ OUT=${OUT:-vulkan-check}
 mkdir -p "$OUT"
 tests=$B/tests/xme_tests
 bench=$B/backends/vulkan/xme_vulkan_bench
-status=0
-step() {  # step NAME SECONDS COMMAND...: runs it, logs it, notes its exit code
-    local name=$1 limit=$2; shift 2
-    echo "=== $name"
-    local start=$SECONDS
-    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
-    local rc=$?
-    tail -n "${TAIL:-15}" "$OUT/$name.log"
-    echo "--- $name: exit $rc, $((SECONDS - start)) s"
-    [ $rc -eq 0 ] || status=1
-    echo "$name $rc $((SECONDS - start))s" >>"$OUT/summary.txt"
-}
+source "$(dirname "$0")/step.sh"
 
 source "$(dirname "$0")/vulkan_env.sh"
 echo "loader: $(ldconfig -p | grep -m1 'libvulkan\.so\.1'); driver: $nvidia_egl; validation layer: $validation"
