@@ -25,5 +25,5 @@ if [ -n "$nvidia_egl" ]; then  # elsewhere (lavapipe, say) the installed drivers
     export VK_DRIVER_FILES=$manifest VK_ICD_FILENAMES=$manifest
 fi
 validation=0
-if ls /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json \
-    "${VK_ADD_LAYER_PATH:-/nonexistent}"/VkLayer_khronos_validation.json >/dev/null 2>&1; then validation=1; fi
+if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
+    [ -e "${VK_ADD_LAYER_PATH:-/nonexistent}/VkLayer_khronos_validation.json" ]; then validation=1; fi
