@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 #include "test_support.hpp"
@@ -35,6 +36,16 @@ std::vector<std::string> devices_here(xme::Registry& registry) {
     return names;
 }
 
+// Hands out the planes as frames, one per call, then nothing.
+std::function<std::optional<xme::Frame>()> frame_source(const std::vector<xme::Plane>& planes) {
+    return [&planes, next = std::size_t{0}]() mutable -> std::optional<xme::Frame> {
+        if (next == planes.size()) return std::nullopt;
+        xme::Frame frame;
+        frame.luma = planes[next++];
+        return frame;
+    };
+}
+
 struct Run {
     std::vector<xme::ScheduledPair> pairs;
     std::vector<std::string> notices;
@@ -49,15 +60,8 @@ Run schedule(xme::Policy policy, const std::vector<std::string>& devices, const 
     options.session.width = planes.front().width();
     options.session.height = planes.front().height();
     xme::Scheduler scheduler(registry, options);
-    std::size_t next = 0;
     Run run;
-    auto next_frame = [&]() -> std::optional<xme::Frame> {
-        if (next == planes.size()) return std::nullopt;
-        xme::Frame frame;
-        frame.luma = planes[next++];
-        return frame;
-    };
-    scheduler.run(next_frame, 100, [&](xme::ScheduledPair&& pair) { run.pairs.push_back(std::move(pair)); },
+    scheduler.run(frame_source(planes), 100, [&](xme::ScheduledPair&& pair) { run.pairs.push_back(std::move(pair)); },
                   [&](const std::string& text) { run.notices.push_back(text); });
     return run;
 }
@@ -128,14 +132,7 @@ TEST_SUITE("scheduler") {
         options.session.width = planes.front().width();
         options.session.height = planes.front().height();
         xme::Scheduler scheduler(registry, options);
-        std::size_t next = 0;
-        auto next_frame = [&]() -> std::optional<xme::Frame> {
-            if (next == planes.size()) return std::nullopt;
-            xme::Frame frame;
-            frame.luma = planes[next++];
-            return frame;
-        };
-        CHECK_THROWS_WITH_AS(scheduler.run(next_frame, 0, [&](xme::ScheduledPair&& p) { delivered.push_back(p.frame); },
+        CHECK_THROWS_WITH_AS(scheduler.run(frame_source(planes), 0, [&](xme::ScheduledPair&& p) { delivered.push_back(p.frame); },
                                            [](const std::string&) {}),
                              doctest::Contains("injected failure at frame 4"), xme::Error);
         unsetenv("XME_TEST_CPU_FAIL_AFTER");

@@ -8,6 +8,7 @@
 #include "bench_chart.hpp"
 #include "bench_job.hpp"
 #include "commands.hpp"
+#include "job_options.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -23,15 +24,14 @@ struct BenchOptions {
     std::string chart;
 };
 
-std::pair<int, int> parse_frame_size(const std::string& text) {
-    int width = 0;
-    int height = 0;
-    char trailing = 0;
-    if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 1 || height < 1 ||
-        width > max_frame_dimension || height > max_frame_dimension) {
-        throw Error(ErrorKind::invalid_argument, "--sizes entry '" + text + "' is not WIDTHxHEIGHT (1..16384 each)");
+// A bench size must also be one every device accepts.
+std::pair<int, int> parse_bench_size(const std::string& text) {
+    const auto size = parse_frame_size(text, "--sizes entry");
+    if (size.first > max_frame_dimension || size.second > max_frame_dimension) {
+        throw Error(ErrorKind::invalid_argument, "--sizes entry '" + text + "' is larger than " +
+                                                     std::to_string(max_frame_dimension) + " in width or height");
     }
-    return {width, height};
+    return size;
 }
 
 std::string peak_fraction(const BenchRow& row) {
@@ -139,7 +139,7 @@ Command add_bench_command(CLI::App& app) {
                 settings.algorithms.clear();
                 for (const auto& name : options->algorithms) settings.algorithms.push_back(parse_algorithm(name));
                 settings.sizes.clear();
-                for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size));
+                for (const auto& size : options->sizes) settings.sizes.push_back(parse_bench_size(size));
                 settings.border = parse_border_mode(options->border);
                 for (const int block : settings.blocks) SearchParams{block, 0, settings.border, Algorithm::full_search}.validate();
                 for (const int range : settings.ranges) SearchParams{16, range, settings.border, Algorithm::full_search}.validate();

@@ -1,24 +1,21 @@
 #include "job_options.hpp"
 
 #include <cstdio>
+#include <tuple>
 
 #include "xme/error.hpp"
 
 namespace xme::cli {
-namespace {
 
-void parse_size(const std::string& text, RawVideoOptions& raw) {
+std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option) {
     int width = 0;
     int height = 0;
     char trailing = 0;
     if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 1 || height < 1) {
-        throw Error(ErrorKind::invalid_argument, "--size '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
+        throw Error(ErrorKind::invalid_argument, option + " '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
     }
-    raw.width = width;
-    raw.height = height;
+    return {width, height};
 }
-
-}  // namespace
 
 void add_job_options(CLI::App& cmd, JobOptions& o) {
     auto& s = o.settings;
@@ -55,7 +52,7 @@ EstimateSettings settings_from(const JobOptions& o) {
     settings.session.params.algorithm = parse_algorithm(o.algorithm);
     settings.session.params.border = parse_border_mode(o.border);
     settings.session.params.validate();
-    if (!o.size.empty()) parse_size(o.size, settings.raw);
+    if (!o.size.empty()) std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
     settings.raw.chroma = parse_pixel_format(o.pixel_format);
     if (!o.backend.empty() && !o.backends.empty()) {
         throw Error(ErrorKind::invalid_argument, "give --backend (one device) or --backends (several), not both");

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "estimate_job.hpp"
@@ -19,6 +20,9 @@ struct JobOptions {
     std::string size;
     std::string pixel_format = "yuv420p";
 };
+
+// Parses WIDTHxHEIGHT (each at least 1); throws Error(invalid_argument) naming `option` and the text.
+[[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option);
 
 // Adds the shared options to a subcommand.
 void add_job_options(CLI::App& command, JobOptions& options);
