@@ -12,6 +12,7 @@
 
 #include "test_support.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/agreement.hpp"
 #include "xme/reference.hpp"
 
 namespace {
@@ -45,7 +46,7 @@ void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane
                                    const xme::SearchParams& params, const xme::MotionField& expected,
                                    const xme::MotionField& actual) {
     const int b = params.block_size;
-    const auto tolerance = static_cast<std::uint32_t>(4 * b * b);
+    const std::uint32_t tolerance = xme::filtered_halfpel_tolerance(params);  // 4*B*B, see agreement.hpp
     REQUIRE(actual.blocks.size() == expected.blocks.size());
     REQUIRE(actual.cost_scale == 4);
     xme::SearchParams integer_params = params;
