@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "xme/builtin_backends.hpp"
 #include "xme/agreement.hpp"
+#include "xme/builtin_backends.hpp"
 #include "xme/reference.hpp"
 
 namespace {
