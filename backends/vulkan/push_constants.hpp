@@ -58,6 +58,10 @@ struct LegacyPass2Params {
     std::int32_t pe_width = 0;
 };
 
+struct SadPeakParams {
+    std::int32_t iterations = 0;
+};
+
 // What a push-constant struct looks like, for the comparison with the reflected block.
 struct PushConstantLayout {
     std::uint32_t size = 0;
@@ -103,6 +107,12 @@ struct PushConstantsOf<LegacyPass2Params> {
     static constexpr std::array members{XME_MEMBER(P, padded_size),     XME_MEMBER(P, blocks),
                                         XME_MEMBER(P, restrict_border), XME_MEMBER(P, refine),
                                         XME_MEMBER(P, pe_count),        XME_MEMBER(P, pe_width)};
+};
+
+template <>
+struct PushConstantsOf<SadPeakParams> {
+    using P = SadPeakParams;
+    static constexpr std::array members{XME_MEMBER(P, iterations)};
 };
 
 #undef XME_MEMBER

@@ -9,6 +9,7 @@
 #include "context.hpp"
 #include "filter_probe.hpp"
 #include "instance.hpp"
+#include "sad_peak.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
 
@@ -38,6 +39,13 @@ public:
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         return open(options, {});
+    }
+
+    // The arithmetic of the default (fast) variant, in the form its search uses on this device.
+    [[nodiscard]] std::optional<SadPeak> measure_sad_peak() override {
+        const SadPeak peak = vulkan::measure_sad_peak(*context_, context_->float16() && context_->type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
+        context_->check_validation("while measuring the SAD peak of " + context_->name());
+        return peak;
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open(const SessionOptions& options,
