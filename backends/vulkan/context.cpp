@@ -132,6 +132,16 @@ void Context::create_device(int index) {
             pipeline_statistics_ = true;
         }
     }
+    // 16-bit integer arithmetic: only the formulation probe (xme_vulkan_forms) uses it.
+    auto enabled = vulkan_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    features.pNext = nullptr;
+    api().vkGetPhysicalDeviceFeatures2(physical_, &features);
+    if (features.features.shaderInt16 == VK_TRUE) {
+        enabled.features.shaderInt16 = VK_TRUE;
+        enabled.pNext = chain;
+        chain = &enabled;
+        int16_ = true;
+    }
     device_info.pNext = chain;
     device_info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
     device_info.ppEnabledExtensionNames = extensions.data();

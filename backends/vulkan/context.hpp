@@ -53,6 +53,8 @@ public:
     [[nodiscard]] bool logging() const { return logging_; }
     // Whether shaders may do 16-bit float arithmetic (shaderFloat16, enabled at device creation).
     [[nodiscard]] bool float16() const { return float16_; }
+    // Whether shaders may do 16-bit integer arithmetic (shaderInt16).
+    [[nodiscard]] bool int16() const { return int16_; }
     [[nodiscard]] VkPhysicalDeviceType type() const { return properties_.deviceType; }
     // Invocations that run in lockstep (a warp): workgroups are sized in multiples of it.
     [[nodiscard]] std::uint32_t subgroup_size() const { return subgroup_size_; }
@@ -76,6 +78,7 @@ private:
     std::uint64_t timestamp_mask_ = ~std::uint64_t{0};
     bool pipeline_statistics_ = false;
     bool float16_ = false;
+    bool int16_ = false;
     std::uint32_t subgroup_size_ = 1;
     bool logging_ = false;
     std::mutex queue_mutex_;
