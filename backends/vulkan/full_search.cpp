@@ -1,7 +1,6 @@
 // The "fast" variant: full_search.comp (integer search in shared-memory tiles) then hpel_refine.comp
 // (reduction over splits and exact integer half-pel refinement).
 #include "full_search_half_pairs_spv.hpp"
-#include "full_search_pairs_spv.hpp"
 #include "full_search_spv.hpp"
 #include "hpel_refine_spv.hpp"
 #include "search_plan.hpp"
@@ -19,9 +18,7 @@ bool cpu_device(const Context& context) { return context.type() == VK_PHYSICAL_D
 TileShapeInputs shape_inputs(const Context& context, const SessionOptions& options,
                              const SessionTuning& tuning) {
     using Arithmetic = SessionTuning::SadArithmetic;
-    if ((tuning.sad_arithmetic == Arithmetic::float16_pairs ||
-         tuning.sad_arithmetic == Arithmetic::float16_slices) &&
-        !context.float16()) {
+    if (tuning.sad_arithmetic == Arithmetic::float16_pairs && !context.float16()) {
         throw Error(ErrorKind::unsupported,
                     context.name() + " has no 16-bit float arithmetic (shaderFloat16)");
     }
@@ -55,37 +52,7 @@ public:
                                                     "use a larger block size");
         }
         const TileShapeInputs inputs = shape_inputs(context, options, tuning);
-        const bool register_slices =
-            tuning.sad_arithmetic == SessionTuning::SadArithmetic::float16_slices ||
-            (tuning.sad_arithmetic == SessionTuning::SadArithmetic::automatic && inputs.half_pairs);
-        if (register_slices) {
-            const PairTileShape pairs =
-                choose_pair_tile_shape(options.params.range, b, blocks_x * blocks_y, limits,
-                                       tuning.slice_width, tuning.candidate_rows);
-            shape_.tiles_x = pairs.tiles_x;
-            shape_.tiles_y = pairs.tiles_y;
-            shape_.splits = pairs.splits;
-            search_ = &context.pipeline(shaders::full_search_pairs,
-                                        {{"local_size_x", pairs.invocations(b)},
-                                         {"BLOCK", b},
-                                         {"SLICE_W", pairs.slice_w},
-                                         {"K", pairs.k},
-                                         {"TILE_W", pairs.tile_w},
-                                         {"ROW_GROUPS", pairs.row_groups},
-                                         {"PAIR_PITCH", pairs.pair_pitch}},
-                                        push_constant_layout<FullSearchParams>());
-        } else {
-            shape_ = choose_tile_shape(inputs, limits);
-            search_ =
-                &context.pipeline(inputs.half_pairs ? shaders::full_search_half_pairs : shaders::full_search,
-                                  {{"local_size_x", shape_.invocations()},
-                                   {"BLOCK", b},
-                                   {"STRIP", shape_.strip},
-                                   {"STRIPS_X", shape_.strips_x},
-                                   {"TILE_H", shape_.tile_h},
-                                   {"WINDOW_PITCH", shape_.window_pitch}},
-                                  push_constant_layout<FullSearchParams>());
-        }
+        shape_ = choose_tile_shape(inputs, limits);
         const Int2 frame_size{options.width, options.height};
         const Int2 padded_size{blocks_x * b, blocks_y * b};
         const int block_count = blocks_x * blocks_y;
@@ -98,6 +65,15 @@ public:
         groups_x_ = static_cast<std::uint32_t>(blocks_x);
         groups_y_ = static_cast<std::uint32_t>(blocks_y);
 
+        search_ =
+            &context.pipeline(inputs.half_pairs ? shaders::full_search_half_pairs : shaders::full_search,
+                              {{"local_size_x", shape_.invocations()},
+                               {"BLOCK", b},
+                               {"STRIP", shape_.strip},
+                               {"STRIPS_X", shape_.strips_x},
+                               {"TILE_H", shape_.tile_h},
+                               {"WINDOW_PITCH", shape_.window_pitch}},
+                              push_constant_layout<FullSearchParams>());
         refine_ =
             &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}}, push_constant_layout<HpelRefineParams>());
         keys_ = Buffer(

@@ -73,18 +73,6 @@ int conflict_free_pitch(const TileShape& shape, const TileShapeInputs& in) {
     return best_pitch;
 }
 
-// Large ranges on small frames: spread a block's tiles over several workgroups.
-int choose_splits(int tiles, int block_count, const VkPhysicalDeviceLimits& limits) {
-    int splits =
-        std::clamp(ceil_div(target_workgroups, std::max(1, block_count)), 1, std::min(tiles, max_splits));
-    splits = std::min<int>(splits, static_cast<int>(limits.maxComputeWorkGroupCount[2]));
-    while (splits > 1 && static_cast<VkDeviceSize>(splits) * static_cast<VkDeviceSize>(block_count) * 8 >
-                             limits.maxStorageBufferRange) {
-        --splits;
-    }
-    return splits;
-}
-
 }  // namespace
 
 TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLimits& limits) {
@@ -120,42 +108,17 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
     best.window_pitch = conflict_free_pitch(best, in);
     if (shared_bytes(best, in) > limits.maxComputeSharedMemorySize)
         best.window_pitch = window_width(best, in.block);
-    best.splits = choose_splits(best.tiles_x * best.tiles_y, in.block_count, limits);
-    return best;
-}
-
-PairTileShape choose_pair_tile_shape(int range, int block, int block_count,
-                                     const VkPhysicalDeviceLimits& limits, int slice_width,
-                                     int candidate_rows) {
-    const int side = 2 * range + 1;
-    PairTileShape shape;
-    shape.slice_w = block == 4 || block == 32 ? 4 : 8;  // at most 64 registers of current block
-    if (slice_width == 4 || (slice_width == 8 && block >= 8)) shape.slice_w = slice_width;
-    shape.k = std::min(side, candidate_rows > 0 ? candidate_rows : 11);
-    shape.tile_w = std::min(side, 33);
-    const int slices = block / shape.slice_w;
-    const int max_invocations = static_cast<int>(
-        std::min({256u, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]}));
-    shape.row_groups = std::clamp(max_invocations / (shape.tile_w * slices), 1, ceil_div(side, shape.k));
-    shape.tiles_x = ceil_div(side, shape.tile_w);
-    shape.tiles_y = ceil_div(side, shape.k * shape.row_groups);
-    shape.pair_pitch = ceil_div(shape.tile_w + block - 1, 2);
-    const int window_rows = shape.k * shape.row_groups + block - 1;
-    const int invocations = shape.invocations(block);
-    const std::size_t shared =
-        4 * static_cast<std::size_t>(2 * window_rows * shape.pair_pitch + block * block / 2) +
-        4 * static_cast<std::size_t>(slices > 1 ? shape.k * invocations : 1) +
-        8 * static_cast<std::size_t>(invocations);
-    if (invocations > static_cast<int>(limits.maxComputeWorkGroupInvocations) ||
-        shared > limits.maxComputeSharedMemorySize) {
-        throw Error(ErrorKind::unsupported,
-                    "block size " + std::to_string(block) + " needs " + std::to_string(invocations) +
-                        " invocations and " + std::to_string(shared) +
-                        " bytes of shared memory per workgroup, more than the device's "
-                        "limits; use the float32 arithmetic");
+    // Large ranges on small frames: spread a block's tiles over several workgroups.
+    const int tiles = best.tiles_x * best.tiles_y;
+    best.splits =
+        std::clamp(ceil_div(target_workgroups, std::max(1, in.block_count)), 1, std::min(tiles, max_splits));
+    best.splits = std::min<int>(best.splits, static_cast<int>(limits.maxComputeWorkGroupCount[2]));
+    while (best.splits > 1 &&
+           static_cast<VkDeviceSize>(best.splits) * static_cast<VkDeviceSize>(in.block_count) * 8 >
+               limits.maxStorageBufferRange) {
+        --best.splits;
     }
-    shape.splits = choose_splits(shape.tiles_x * shape.tiles_y, block_count, limits);
-    return shape;
+    return best;
 }
 
 }  // namespace xme::vulkan

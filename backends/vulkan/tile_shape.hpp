@@ -29,25 +29,7 @@ struct TileShapeInputs {
     bool shared_banks = true;    // pad window rows to avoid bank conflicts (GPUs)
 };
 
-// full_search_pairs.comp's geometry: each invocation takes k vertically adjacent candidates of one
-// column against a slice of slice_w block columns held in registers.
-struct PairTileShape {
-    int slice_w = 8;     // block columns per invocation
-    int k = 11;          // candidate rows per invocation
-    int tile_w = 33;     // candidate columns per tile
-    int row_groups = 3;  // invocations down a tile
-    int tiles_x = 1;
-    int tiles_y = 1;
-    int splits = 1;
-    int pair_pitch = 24;  // pairs per window row and parity
-    [[nodiscard]] int invocations(int block) const { return tile_w * (block / slice_w) * row_groups; }
-};
-
 // Throws Error(unsupported) naming the limit when even the smallest tile does not fit.
 [[nodiscard]] TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLimits& limits);
-// Throws Error(unsupported) when a workgroup would exceed the device's limits.
-[[nodiscard]] PairTileShape choose_pair_tile_shape(int range, int block, int block_count,
-                                                   const VkPhysicalDeviceLimits& limits, int slice_width = 0,
-                                                   int candidate_rows = 0);
 
 }  // namespace xme::vulkan

@@ -68,15 +68,6 @@ int main(int argc, char** argv) {
                                 {0, arithmetic, strip}});
             }
         }
-        for (const int slice : {4, 8}) {
-            for (const int rows : {4, 6, 8, 11, 16}) {
-                runs.push_back(
-                    {"fast fs, f16 slices " + std::to_string(slice) + " x " + std::to_string(rows) + " rows",
-                     "fast",
-                     xme::Algorithm::full_search,
-                     {0, Arithmetic::float16_slices, 0, slice, rows}});
-            }
-        }
         runs.push_back({"fast fs (default tuning)", "fast", xme::Algorithm::full_search, {}});
         runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Algorithm::full_search_hpel, {}});
         runs.push_back({"legacy fs", "legacy", xme::Algorithm::full_search, {}});

@@ -18,18 +18,9 @@ struct SessionTuning {
     int legacy_pe_per_block = 0;
     // "fast": the arithmetic of the SAD loop (full_search.comp). automatic: 16-bit float pairs on GPUs
     // that have shaderFloat16, 32-bit floats elsewhere.
-    enum class SadArithmetic {
-        automatic,
-        float32,
-        float16_pairs,
-        float16_slices
-    } sad_arithmetic = SadArithmetic::automatic;
+    enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
     // "fast": at most this many adjacent candidates per invocation; 0: 12.
     int max_strip = 0;
-    // "fast" with float16_slices: block columns per invocation (4 or 8) and candidate rows per
-    // invocation; 0: chosen from the block size.
-    int slice_width = 0;
-    int candidate_rows = 0;
 };
 
 // A session of `device`, which must come from the Vulkan backend (else Error(invalid_argument)), with
