@@ -1,7 +1,11 @@
 // Peak rates of candidate SAD formulations (docs/vulkan-notes.md, "The SAD formulation"), measured by
-// xme_vulkan_bench forms. Same chain shape as sad_peak.comp; FORM selects the arithmetic:
-//   1 float; 2 f16vec2; 3 f16vec2 with the subtraction off the chain (acc += |x - o|);
-//   4 half f16vec2 and half float chains; 5 int abs; 6 i16vec2 abs; 7 uint max - min.
+// xme_vulkan_forms; forms 3 and 8, the fast kernel's own (acc += |c - r|, the subtraction off the
+// accumulator's chain), are the SAD peak of `xme bench`. 8 independent chains per invocation, so
+// throughput, not latency, limits them. FORM selects the arithmetic:
+//   chained, s = |s - o| + s (values settle at o, but the compiler cannot know it):
+//     1 float; 2 f16vec2; 4 half f16vec2 and half float chains; 5 int; 6 i16vec2; 7 uint max - min;
+//   independent, acc += |x - o| with o changing per step: 3 f16vec2; 8 float.
+// The sums are written out so that nothing is dropped.
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -39,15 +43,20 @@ void main() {
 #endif
     }
     [[unroll]] for (int c = 0; c < chains; ++c) total += float(dot(vec2(sums[c]), vec2(1.0)));
-#elif FORM == 3
-    f16vec2 other = f16vec2(float(lane & 7u) + 200.0);
-    f16vec2 sums[chains], x[chains];
-    [[unroll]] for (int c = 0; c < chains; ++c) { sums[c] = f16vec2(0.0); x[c] = f16vec2(float(c + lane % 5u)); }
+#elif FORM == 3 || FORM == 8
+#if FORM == 3
+#define VALUE f16vec2
+#else
+#define VALUE float
+#endif
+    VALUE other = VALUE(float(lane & 7u) + 200.0);
+    VALUE sums[chains], x[chains];
+    [[unroll]] for (int c = 0; c < chains; ++c) { sums[c] = VALUE(0.0); x[c] = VALUE(float(c + lane % 5u)); }
     for (int i = 0; i < params.iterations; ++i) {
         [[unroll]] for (int c = 0; c < chains; ++c) sums[c] += abs(x[c] - other);
-        other = other * f16vec2(0.5) + f16vec2(100.0);  // stays 200: changes per iteration for the compiler
+        other = other * VALUE(0.5) + VALUE(100.0);  // stays 200: changes per step for the compiler
     }
-    [[unroll]] for (int c = 0; c < chains; ++c) total += float(sums[c].x) + float(sums[c].y);
+    [[unroll]] for (int c = 0; c < chains; ++c) total += float(dot(vec2(sums[c]), vec2(1.0)));
 #elif FORM == 4
     const f16vec2 other = f16vec2(float(lane & 7u) + 200.0);
     const float other32 = float(lane & 7u) + 200.0;

@@ -4,16 +4,16 @@
 #include <chrono>
 
 #include "push_constants.hpp"
-#include "sad_peak_half_pairs_spv.hpp"
-#include "sad_peak_spv.hpp"
+#include "sad_forms_3_spv.hpp"
+#include "sad_forms_8_spv.hpp"
 
 namespace xme::vulkan {
 
 SadPeak measure_sad_peak(Context& context, bool half_pairs) {
-    return measure_arithmetic_peak(context, half_pairs ? shaders::sad_peak_half_pairs : shaders::sad_peak,
+    return measure_arithmetic_peak(context, half_pairs ? shaders::sad_forms_3 : shaders::sad_forms_8,
                                    half_pairs ? 2.0 : 1.0,
-                                   half_pairs ? "f16vec2 sub + abs-add (no packed SAD in GLSL)"
-                                              : "float sub + abs-add (no packed SAD in GLSL)");
+                                   half_pairs ? "f16vec2 acc += |c - r| (no packed SAD in GLSL)"
+                                              : "float acc += |c - r| (no packed SAD in GLSL)");
 }
 
 SadPeak measure_arithmetic_peak(Context& context, const ShaderBinary& shader, double pixels_per_step,

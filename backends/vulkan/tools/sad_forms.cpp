@@ -14,6 +14,7 @@
 #include "sad_forms_5_spv.hpp"
 #include "sad_forms_6_spv.hpp"
 #include "sad_forms_7_spv.hpp"
+#include "sad_forms_8_spv.hpp"
 #include "sad_peak.hpp"
 #include "xme/error.hpp"
 
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
             bool needs_int16;
         };
         const Form forms[] = {
-            {shaders::sad_forms_1, 1, "float: sub, abs-add", false, false},
+            {shaders::sad_forms_1, 1, "float: sub, abs-add (chained)", false, false},
+            {shaders::sad_forms_8, 1, "float: acc += |x - o| (independent sub)", false, false},
             {shaders::sad_forms_2, 2, "f16vec2: sub, abs-add (chained)", true, false},
             {shaders::sad_forms_3, 2, "f16vec2: acc += |x - o| (independent sub)", true, false},
             {shaders::sad_forms_4, 1.5, "half f16vec2, half float chains", true, false},
