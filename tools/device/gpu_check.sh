@@ -3,14 +3,15 @@
 #   tools/device/gpu_check.sh correctness   devices; CUDA and Vulkan conformance (real clip frames
 #                                           included), CUDA memcheck, estimate and compare on a clip
 #   tools/device/gpu_check.sh performance   xme bench: CPU, CUDA and Vulkan on the same frames; block
-#                                           sizes; split over CPU+CUDA; the legacy passes' times
+#                                           sizes; split over CPU+CUDA; the peak of each SAD formulation
+#                                           in Vulkan; the legacy passes' times
 # Made here first:
 #   cmake --preset portable && cmake --build --preset portable
 #   mkdir -p .device/build/{tools,tests,backends/cuda,backends/vulkan,runtime-libs}
 #   cp build/portable/tools/{xme,estimate_two_frames} .device/build/tools/
 #   cp build/portable/tests/xme_tests .device/build/tests/
 #   cp build/portable/backends/cuda/xme_cuda_bench .device/build/backends/cuda/
-#   cp build/portable/backends/vulkan/xme_vulkan_bench .device/build/backends/vulkan/
+#   cp build/portable/backends/vulkan/xme_vulkan_{bench,forms} .device/build/backends/vulkan/
 #   cp -L /lib/x86_64-linux-gnu/libgomp.so.1 .device/build/runtime-libs/
 #   tools/make_test_clips.sh .device/clips 10
 # Logs and the bench's CSV, JSON and chart go to $OUT.
@@ -48,6 +49,7 @@ else
         --ranges 16 --pairs 20 --no-sad-peak
     TAIL=12 step split 150 "$xme" bench --backends cpu,cuda:0 --variants fast,avx512bw,avx2 --sizes 1920x1080 \
         --blocks 16 --ranges 16 --pairs 60 --split --no-sad-peak
+    TAIL=12 step sad_forms 60 "$B/backends/vulkan/xme_vulkan_forms"
     TAIL=30 step legacy_passes 90 env XME_VULKAN_LOG=1 "$B/backends/vulkan/xme_vulkan_bench" 1920 1080 16 16 10
 fi
 echo "=== summary"
