@@ -82,12 +82,8 @@ public:
         search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
         refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
-        for (int reference = 0; reference < frame_slot_count; ++reference) {
-            for (int current = 0; current < frame_slot_count; ++current) {
-                const std::uint32_t set = FrameSlots{reference, current}.combination();
-                const VkImageView reference_view =
-                    resources.frames[static_cast<std::size_t>(reference)].view();
-                const VkImageView current_view = resources.frames[static_cast<std::size_t>(current)].view();
+        for_each_frame_slot_combination(
+            resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
                 search_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
                                           {"current_frame", current_view, sampler, {}},
                                           {"BestKeys", {}, {}, keys_.get()}});
@@ -95,8 +91,7 @@ public:
                                           {"current_frame", current_view, sampler, {}},
                                           {"BestKeys", {}, {}, keys_.get()},
                                           {"Results", {}, {}, resources.results.get()}});
-            }
-        }
+            });
     }
 
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {

@@ -54,12 +54,8 @@ public:
                                    push_constant_layout<LegacyPass2Params>());
         pass1_sets_ = std::make_unique<DescriptorSets>(context, *pass1_, frame_slot_combinations);
         pass2_sets_ = std::make_unique<DescriptorSets>(context, *pass2_, frame_slot_combinations);
-        for (int reference = 0; reference < frame_slot_count; ++reference) {
-            for (int current = 0; current < frame_slot_count; ++current) {
-                const std::uint32_t set = FrameSlots{reference, current}.combination();
-                const VkImageView reference_view =
-                    resources.frames[static_cast<std::size_t>(reference)].view();
-                const VkImageView current_view = resources.frames[static_cast<std::size_t>(current)].view();
+        for_each_frame_slot_combination(
+            resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
                 pass1_sets_->write(set, {{"reference_nearest", reference_view, context.nearest_sampler(), {}},
                                          {"current_nearest", current_view, context.nearest_sampler(), {}},
                                          {"local_minima", local_minima_.view(), {}, {}}});
@@ -67,8 +63,7 @@ public:
                                          {"current_nearest", current_view, context.nearest_sampler(), {}},
                                          {"local_minima", local_minima_.view(), {}, {}},
                                          {"Results", {}, {}, resources.results.get()}});
-            }
-        }
+            });
     }
 
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {

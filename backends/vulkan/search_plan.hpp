@@ -36,6 +36,19 @@ struct SessionResources {
     const Buffer& results;                              // one uvec2 (packed vector, cost) per block
 };
 
+// Calls write(set, reference_view, current_view) for every combination of frame slots: a plan writes
+// each descriptor set once, and a pair binds the one of its slots.
+template <class Write>
+void for_each_frame_slot_combination(const SessionResources& resources, Write&& write) {
+    for (int reference = 0; reference < frame_slot_count; ++reference) {
+        for (int current = 0; current < frame_slot_count; ++current) {
+            write(FrameSlots{reference, current}.combination(),
+                  resources.frames[static_cast<std::size_t>(reference)].view(),
+                  resources.frames[static_cast<std::size_t>(current)].view());
+        }
+    }
+}
+
 class SearchPlan {
 public:
     virtual ~SearchPlan() = default;
