@@ -8,6 +8,8 @@
 int main(int argc, char** argv) {
     CLI::App app{"xme: block motion estimation on CPU, CUDA and Vulkan devices"};
     app.require_subcommand(1);
+    app.footer("What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
+               "every option, output column and exit code.");
     const std::vector<xme::cli::Command> commands = {xme::cli::add_devices_command(app),
                                                      xme::cli::add_estimate_command(app),
                                                      xme::cli::add_compare_command(app),
