@@ -1,5 +1,8 @@
 #include "instance.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +30,25 @@ bool layer_installed(const Api& api, const char* name) {
         if (std::strcmp(layer.layerName, name) == 0) return true;
     }
     return false;
+}
+
+// Keeps every library loaded so far (the driver and what it pulled in: lavapipe's LLVM, say) mapped
+// for the life of the process. The loader unloads a driver when its instance is destroyed; memory the
+// driver's one-time initialisation left then belongs to no module, so LeakSanitizer can neither name
+// nor suppress it (tests/lsan.supp names the drivers). Later instances also skip reloading them.
+void keep_loaded_libraries_mapped() {
+    std::vector<std::string> names;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
+                static_cast<std::vector<std::string>*>(data)->emplace_back(info->dlpi_name);
+            }
+            return 0;
+        },
+        &names);
+    // RTLD_NOLOAD only takes another reference to a library already mapped; RTLD_NODELETE then
+    // keeps it mapped after the loader's dlclose. The reference is never released, on purpose.
+    for (const auto& name : names) dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
 // What to do when the loader finds no driver; NVIDIA's driver ships Vulkan without a loader manifest
@@ -161,6 +183,7 @@ std::shared_ptr<Instance> Instance::create() {
     check(api.vkEnumeratePhysicalDevices(self->instance_, &count, self->physical_devices_.data()),
           "vkEnumeratePhysicalDevices");
     self->physical_devices_.resize(count);
+    keep_loaded_libraries_mapped();
     if (count == 0)
         throw Error(ErrorKind::device, "the Vulkan loader found no device: " + no_driver_advice());
     return self;

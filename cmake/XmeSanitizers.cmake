@@ -1,0 +1,17 @@
+# The sanitize build: ASan + UBSan everywhere, and a support file compiled into every program that
+# links the engine (LeakSanitizer's suppressions for drivers, and stdio flushed when a sanitizer
+# ends the process).
+add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+add_link_options(-fsanitize=address,undefined)
+
+function(xme_add_sanitizer_support target)
+  file(READ ${PROJECT_SOURCE_DIR}/tests/lsan.supp suppressions)
+  set(generated ${CMAKE_CURRENT_BINARY_DIR}/generated)
+  file(CONFIGURE OUTPUT ${generated}/lsan_suppressions.inc
+       CONTENT "static const char xme_lsan_suppressions[] = R\"supp(${suppressions})supp\";\n")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/lsan.supp)
+  # INTERFACE sources are compiled into each program that links the target, so the static
+  # initialiser and the hook are linked in (from a static library they would be dropped).
+  target_sources(${target} INTERFACE ${PROJECT_SOURCE_DIR}/engine/src/sanitizer_support.cpp)
+  target_include_directories(${target} INTERFACE ${generated})
+endfunction()
