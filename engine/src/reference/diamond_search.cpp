@@ -1,0 +1,14 @@
+// SPEC §11 `dia`: the small diamond from §11's start, at most R moves.
+#include "integer_candidates.hpp"
+
+namespace xme::reference {
+
+BlockResult diamond_search(const BlockSearch& search) {
+    detail::require_square_block(search, "dia");
+    detail::IntegerCandidateTracker tracker(search);
+    detail::evaluate_start(tracker);
+    detail::small_diamond(tracker, search.range);
+    return tracker.result();
+}
+
+}  // namespace xme::reference

@@ -1,0 +1,46 @@
+// SPEC §8's spatial predictor: H.264's median over the final vectors of the left (A), top (B) and
+// top-right (C, or top-left D when C lies outside the frame) blocks.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "xme/error.hpp"
+#include "xme/reference_ops.hpp"
+
+namespace xme::reference {
+namespace {
+
+int median3(int a, int b, int c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
+
+}  // namespace
+
+MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx,
+                               int by) {
+    if (blocks_x < 1 || blocks_y < 1 || bx < 0 || bx >= blocks_x || by < 0 || by >= blocks_y ||
+        finals.size() != static_cast<std::size_t>(blocks_x) * static_cast<std::size_t>(blocks_y)) {
+        throw Error(ErrorKind::invalid_argument,
+                    "spatial predictor: block (" + std::to_string(bx) + "," + std::to_string(by) + ") of a " +
+                        std::to_string(blocks_x) + "x" + std::to_string(blocks_y) + " field of " +
+                        std::to_string(finals.size()) + " vectors is out of bounds");
+    }
+    // A block outside the frame is unavailable; every block above or left of (bx, by) is final.
+    const auto neighbour = [&](int nx, int ny) -> std::optional<MotionVector> {
+        if (nx < 0 || nx >= blocks_x || ny < 0 || ny >= blocks_y) return std::nullopt;
+        return finals[static_cast<std::size_t>(ny) * static_cast<std::size_t>(blocks_x) +
+                      static_cast<std::size_t>(nx)];
+    };
+    const std::optional<MotionVector> a = neighbour(bx - 1, by);
+    const std::optional<MotionVector> b = neighbour(bx, by - 1);
+    std::optional<MotionVector> c = neighbour(bx + 1, by - 1);
+    if (!c) c = neighbour(bx - 1, by - 1);
+    if (!b && !c && a) return *a;
+    // SPEC §8 as written: otherwise unavailable neighbours count as (0, 0). H.264 (8.4.1.3.1) and x264
+    // also take the one vector when exactly one neighbour is available; with SPEC's rules that differs
+    // only for a frame one block wide (B alone available gives median(0, B, 0) = 0 here, B there).
+    const MotionVector va = a.value_or(MotionVector{});
+    const MotionVector vb = b.value_or(MotionVector{});
+    const MotionVector vc = c.value_or(MotionVector{});
+    return {median3(va.x, vb.x, vc.x), median3(va.y, vb.y, vc.y)};
+}
+
+}  // namespace xme::reference
