@@ -45,8 +45,8 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--size", o.size, "Frame size of raw input, WIDTHxHEIGHT");
     cmd.add_option("--pix-fmt", o.pixel_format, "Pixel format of raw input: yuv420p, yuv422p, yuv444p, gray")
         ->capture_default_str();
-    cmd.add_flag("-q,--quiet", s.quiet, "No summary table and no progress");
-    cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why");
+    cmd.add_flag("-q,--quiet", s.quiet, "No summary table, no progress, and only FFmpeg's errors");
+    cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why; all of FFmpeg's log");
 }
 
 EstimateSettings settings_from(const JobOptions& o) {
