@@ -208,10 +208,13 @@ private:
         if (!descriptor || descriptor->comp[0].depth <= 8 || descriptor->comp[0].depth == info_.bit_depth)
             return;
         info_.bit_depth = descriptor->comp[0].depth;
-        const std::string depth = std::to_string(info_.bit_depth);
-        notices_.push_back({path_ + " has " + depth + "-bit samples (" + descriptor->name +
-                                "); xme estimates on 8-bit luma: each sample's high 8 bits (sample >> " +
-                                std::to_string(info_.bit_depth - 8) + "), so costs are on that scale",
+        const std::string reduced = luma_is_deep_plane_zero(descriptor)
+                                        ? "the high 8 bits of each luma sample (sample >> " +
+                                              std::to_string(info_.bit_depth - 8) + ")"
+                                        : "8-bit luma converted by swscale";
+        notices_.push_back({path_ + " has " + std::to_string(info_.bit_depth) + "-bit samples (" +
+                                descriptor->name + "); xme estimates on " + reduced +
+                                ", so costs are on the 8-bit scale",
                             false});
     }
 
