@@ -98,16 +98,15 @@ TEST_SUITE("cli") {
             {"estimate " + clip + " --border wrap", 2, "unknown border mode 'wrap'"},
             {"estimate " + clip + " --backend nosuch", 2, "unknown device 'nosuch'"},
             {"estimate " + clip + " --size 12y4", 2, "is not WIDTHxHEIGHT"},
-            {"estimate " + clip + " --frames 0", 105, ""},  // CLI11's own range check
+            {"estimate " + clip + " --frames 0", 2, "--frames"},  // CLI11's own range check
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
-            {"estimate", 106, "input is required"},
+            {"estimate", 2, "input is required"},
         };
         std::ofstream(dir / "raw.yuv") << std::string(100, 'x');
         for (const auto& fault : faults) {
             const Run run = run_xme(fault.arguments);
             INFO(fault.arguments, " -> ", run.output);
-            CHECK(run.exit_code != 0);
-            if (fault.exit_code < 100) CHECK(run.exit_code == fault.exit_code);
+            CHECK(run.exit_code == fault.exit_code);
             CHECK(run.output.find(fault.message) != std::string::npos);
         }
         const Run raw = run_xme("estimate " + (dir / "raw.yuv").string());

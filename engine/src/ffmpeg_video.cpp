@@ -1,7 +1,11 @@
 // Any container and codec FFmpeg decodes, reduced to 8-bit luma: ME needs nothing else, and
-// dropping chroma here avoids converting every pixel format to one of the planar layouts.
+// dropping chroma here avoids converting every pixel format to one of the planar layouts. Damage
+// the decoder conceals and a stream cut short are reported as notices, never passed over.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "video_io.hpp"
 #include "xme/error.hpp"
@@ -57,17 +61,25 @@ bool luma_is_plane_zero(AVPixelFormat format) {
            luma.shift == 0 && luma.offset == 0;
 }
 
-// Our errors already name the file and the reason, and libav's warnings and notes about normal streams
-// confuse users; libav's own errors still print. Process-wide, so set once, by the first reader.
-void quiet_libav_below_errors() {
-    static std::once_flag once;
-    std::call_once(once, [] { av_log_set_level(AV_LOG_ERROR); });
+// Luma stored as 9- to 16-bit samples in 16-bit words in plane 0 (yuv420p10le, p010, gray12 ...),
+// which xme reduces to their high 8 bits itself: the result is exact and documented, where a
+// conversion through swscale could dither.
+bool luma_is_deep_plane_zero(const AVPixFmtDescriptor* descriptor) {
+    if (!descriptor) return false;
+    const std::uint64_t not_yuv = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
+                                  AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_FLOAT;
+    const AVComponentDescriptor& luma = descriptor->comp[0];
+    return (descriptor->flags & not_yuv) == 0 && luma.plane == 0 && luma.step == 2 && luma.depth > 8 &&
+           luma.depth + luma.shift <= 16 && luma.offset == 0;
 }
+
+// Damage notices name frames one by one up to this many; past it they are only counted.
+constexpr int listed_damage_limit = 10;
 
 class FfmpegReader final : public VideoReader {
 public:
     explicit FfmpegReader(const std::string& path) : path_(path) {
-        quiet_libav_below_errors();
+        detail::route_ffmpeg_log();
         AVFormatContext* opened = nullptr;
         check(avformat_open_input(&opened, path.c_str(), nullptr, nullptr), "cannot open it with FFmpeg");
         format_.reset(opened);
@@ -101,9 +113,17 @@ public:
             info_.fps_num = rate.num;
             info_.fps_den = rate.den;
         }
-        if (stream->nb_frames > 0) info_.frame_count = stream->nb_frames;
+        if (stream->nb_frames > 0) {
+            info_.frame_count = stream->nb_frames;
+            info_.frame_count_exact = false;  // a claim, until the end of the stream is reached
+        }
         info_.format = std::string("ffmpeg:") + format_->iformat->name + "/" + codec->name;
+        time_base_ = stream->time_base;
+        start_time_ = stream->start_time;
+        note_bit_depth(static_cast<AVPixelFormat>(stream->codecpar->format));
     }
+
+    std::vector<Notice> take_notices() override { return std::exchange(notices_, {}); }
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
 
@@ -111,6 +131,9 @@ public:
         while (!ended_) {
             const int received = avcodec_receive_frame(decoder_.get(), decoded_.get());
             if (received == 0) {
+                if (decoded_->decode_error_flags != 0 || (decoded_->flags & AV_FRAME_FLAG_CORRUPT) != 0) {
+                    note_damage(frame_name() + " was decoded with errors and its damage concealed");
+                }
                 Frame frame = to_luma_frame();
                 av_frame_unref(decoded_.get());
                 ++next_frame_;
@@ -120,8 +143,15 @@ public:
                 ended_ = true;
                 // Container headers can promise more frames than the file holds (a cut-off AVI, say);
                 // from here on the count is the one that was decoded.
+                note_short_stream();
                 info_.frame_count = next_frame_;
+                info_.frame_count_exact = true;
                 break;
+            }
+            if (received == AVERROR_INVALIDDATA) {
+                note_damage("the decoder dropped the frame after " + frame_name() + ": " +
+                            av_error_text(received));
+                continue;
             }
             if (received != AVERROR(EAGAIN)) check(received, "cannot decode " + frame_name());
             feed_decoder();
@@ -159,11 +189,74 @@ private:
             }
             check(read, "cannot read " + frame_name());
             const bool ours = packet_->stream_index == stream_index_;
+            if (ours) note_packet(*packet_);
             const int sent = ours ? avcodec_send_packet(decoder_.get(), packet_.get()) : 0;
             av_packet_unref(packet_.get());
+            // A damaged packet loses its frame; the decoder picks up again at the next good one.
+            if (sent == AVERROR_INVALIDDATA) {
+                note_damage("the decoder rejected packet " + std::to_string(packets_ - 1) + " (" +
+                            av_error_text(sent) + "): its frame is lost");
+                continue;
+            }
             check(sent, "cannot decode " + frame_name());
             if (ours) return;
         }
+    }
+
+    void note_bit_depth(AVPixelFormat pixel_format) {
+        const AVPixFmtDescriptor* descriptor = av_pix_fmt_desc_get(pixel_format);
+        if (!descriptor || descriptor->comp[0].depth <= 8 || descriptor->comp[0].depth == info_.bit_depth)
+            return;
+        info_.bit_depth = descriptor->comp[0].depth;
+        const std::string reduced = luma_is_deep_plane_zero(descriptor)
+                                        ? "the high 8 bits of each luma sample (sample >> " +
+                                              std::to_string(info_.bit_depth - 8) + ")"
+                                        : "8-bit luma converted by swscale";
+        notices_.push_back({path_ + " has " + std::to_string(info_.bit_depth) + "-bit samples (" +
+                                descriptor->name + "); xme estimates on " + reduced +
+                                ", so costs are on the 8-bit scale",
+                            false});
+    }
+
+    void note_packet(const AVPacket& packet) {
+        ++packets_;
+        const std::int64_t timestamp = packet.pts != AV_NOPTS_VALUE ? packet.pts : packet.dts;
+        if (timestamp != AV_NOPTS_VALUE)
+            last_end_ = std::max(last_end_, timestamp + std::max<std::int64_t>(packet.duration, 0));
+        if ((packet.flags & AV_PKT_FLAG_CORRUPT) != 0) {
+            note_damage("packet " + std::to_string(packets_ - 1) +
+                        " of the video stream is damaged or cut short");
+        }
+    }
+
+    // Frames lost or damaged: one notice each, up to a limit, then only the count.
+    void note_damage(const std::string& what) {
+        ++damage_count_;
+        if (damage_count_ <= listed_damage_limit) {
+            notices_.push_back({path_ + ": " + what, true});
+        } else if (damage_count_ == listed_damage_limit + 1) {
+            notices_.push_back({path_ + ": more damage follows; it is counted, not listed", true});
+        }
+    }
+
+    // The stream's last timestamp against the length its container declares: tree.avi declares 444
+    // frames and has 68 packets, but they span the 444 frames' time (repeated frames are not stored);
+    // a cut file's timestamps stop early.
+    void note_short_stream() {
+        if (damage_count_ > listed_damage_limit) {
+            notices_.push_back(
+                {path_ + ": " + std::to_string(damage_count_) + " damaged or lost frames in all", true});
+        }
+        const std::int64_t declared = info_.frame_count;
+        if (declared <= 0 || last_end_ == AV_NOPTS_VALUE || info_.fps_den <= 0) return;
+        const std::int64_t start = start_time_ != AV_NOPTS_VALUE ? start_time_ : 0;
+        const double seconds = static_cast<double>(last_end_ - start) * av_q2d(time_base_);
+        const auto reached = std::llround(seconds * info_.fps_num / info_.fps_den);
+        if (declared - reached <= std::max<std::int64_t>(1, declared / 100)) return;
+        notices_.push_back({path_ + ": the video stream ends at frame " + std::to_string(reached) +
+                                " of the " + std::to_string(declared) + " its container declares (" +
+                                std::to_string(next_frame_) + " decoded): the file is truncated or damaged",
+                            true});
     }
 
     Frame to_luma_frame() {
@@ -177,6 +270,12 @@ private:
         }
         Frame frame = make_frame(info_.width, info_.height, ChromaFormat::mono);
         const auto pixel_format = static_cast<AVPixelFormat>(source.format);
+        note_bit_depth(pixel_format);
+        const AVPixFmtDescriptor* descriptor = av_pix_fmt_desc_get(pixel_format);
+        if (luma_is_deep_plane_zero(descriptor)) {
+            copy_high_bytes(source, *descriptor, frame);
+            return frame;
+        }
         const AVFrame* luma_source = &source;
         if (!luma_is_plane_zero(pixel_format)) luma_source = convert_to_gray(source, pixel_format);
         // Row by row: FFmpeg pads its lines, and a line size may even be negative (bottom-up images).
@@ -186,6 +285,22 @@ private:
                         static_cast<std::size_t>(info_.width));
         }
         return frame;
+    }
+
+    // The high 8 bits of each luma sample, whatever the byte order and the padding bits below.
+    void copy_high_bytes(const AVFrame& source, const AVPixFmtDescriptor& descriptor, Frame& frame) const {
+        const AVComponentDescriptor& luma = descriptor.comp[0];
+        const bool big_endian = (descriptor.flags & AV_PIX_FMT_FLAG_BE) != 0;
+        const int drop = luma.shift + luma.depth - 8;
+        for (int y = 0; y < info_.height; ++y) {
+            const std::uint8_t* in = source.data[0] + std::ptrdiff_t{y} * source.linesize[0];
+            std::uint8_t* out = frame.luma.row(y);
+            for (int x = 0; x < info_.width; ++x, in += 2) {
+                const unsigned word =
+                    big_endian ? (unsigned{in[0]} << 8 | in[1]) : (unsigned{in[1]} << 8 | in[0]);
+                out[x] = static_cast<std::uint8_t>(word >> drop);
+            }
+        }
     }
 
     // swscale into an FFmpeg-allocated frame, whose aligned lines its SIMD paths expect.
@@ -246,6 +361,12 @@ private:
     int stream_index_ = -1;
     std::int64_t next_frame_ = 0;
     bool ended_ = false;
+    std::vector<Notice> notices_;
+    AVRational time_base_{0, 1};
+    std::int64_t start_time_ = AV_NOPTS_VALUE;
+    std::int64_t last_end_ = AV_NOPTS_VALUE;  // of the last packet read, in time_base_
+    std::int64_t packets_ = 0;
+    int damage_count_ = 0;
 };
 
 }  // namespace

@@ -46,6 +46,14 @@ const std::vector<DeviceInfo>& Registry::devices() {
     return devices_;
 }
 
+std::vector<Registry::BackendEntry> Registry::backends() const {
+    std::vector<BackendEntry> entries;
+    for (const auto& backend : backends_) entries.push_back({backend->name(), ""});
+    entries.push_back({reference_->name(), ""});
+    for (const auto& absent : absent_) entries.push_back({absent.name, absent.reason});
+    return entries;
+}
+
 Backend* Registry::find_backend(std::string_view family) const {
     for (const auto& backend : backends_) {
         if (backend->name() == family) return backend.get();

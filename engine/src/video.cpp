@@ -84,6 +84,10 @@ bool ffmpeg_available() {
 #endif
 }
 
+#ifndef XME_HAVE_FFMPEG
+void set_ffmpeg_log(FfmpegLog) {}  // nothing to route
+#endif
+
 std::int64_t VideoReader::skip_frames(std::int64_t count) {
     std::int64_t skipped = 0;
     while (skipped < count && read_frame()) ++skipped;

@@ -48,6 +48,8 @@ inline constexpr int max_io_dimension = 1 << 16;
                                                           const RawVideoOptions& options);
 #ifdef XME_HAVE_FFMPEG
 [[nodiscard]] std::unique_ptr<VideoReader> open_ffmpeg_video(const std::string& path);
+// Sends FFmpeg's log through xme's (set_ffmpeg_log); idempotent, called before FFmpeg's first use.
+void route_ffmpeg_log();
 #endif
 
 }  // namespace xme::detail

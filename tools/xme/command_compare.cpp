@@ -22,12 +22,13 @@ Command add_compare_command(CLI::App& app) {
                 }
                 settings.quiet = true;  // the agreement table is the output
                 const EstimateReport report = run_estimate(settings);
-                print_agreement(report);
-                std::printf("report with every mismatch: %s\n", settings.json.c_str());
-                if (!report.all_agree()) {
-                    throw Error(ErrorKind::mismatch, "the devices disagree: see " + settings.json);
-                }
-                std::printf("all devices agree\n");
+                std::FILE* out = settings.stdout_carries_data() ? stderr : stdout;
+                const std::string json = settings.json == "-" ? "the JSON on standard output" : settings.json;
+                print_agreement(report, out);
+                std::fprintf(out, "report with every mismatch: %s\n", json.c_str());
+                if (!report.all_agree())
+                    throw Error(ErrorKind::mismatch, "the devices disagree: see " + json);
+                std::fprintf(out, "all devices agree\n");
                 return 0;
             }};
 }

@@ -1,4 +1,5 @@
 // `xme estimate INPUT`: motion estimation over consecutive frame pairs of a video.
+#include <cstdio>
 #include <memory>
 
 #include "commands.hpp"
@@ -13,7 +14,10 @@ Command add_estimate_command(CLI::App& app) {
     return {cmd, [options] {
                 const EstimateSettings settings = settings_from(*options);
                 const EstimateReport report = run_estimate(settings);
-                if (!settings.quiet && settings.output.empty()) print_summary(report, settings);
+                // The table is for a person: with -o it is left out, with --json - it goes to stderr.
+                if (!settings.quiet && settings.output.empty()) {
+                    print_summary(report, settings, settings.stdout_carries_data() ? stderr : stdout);
+                }
                 return 0;
             }};
 }

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace xme::cli {
 
@@ -15,5 +16,9 @@ Command add_devices_command(CLI::App& app);
 Command add_estimate_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_version_command(CLI::App& app);
+
+// "xme VERSION", the backends in this build and those left out (with why), the inputs it reads.
+[[nodiscard]] std::string version_text();
 
 }  // namespace xme::cli

@@ -6,6 +6,7 @@
 
 #include "estimate_report_json.hpp"
 #include "progress.hpp"
+#include "stdout_field_writer.hpp"
 #include "xme/accounting.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
@@ -62,16 +63,39 @@ std::vector<std::string> resolve_devices(const EstimateSettings& settings, Regis
     return names;
 }
 
-void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoReader& reader, EstimateReport& report) {
-    std::unique_ptr<FieldWriter> writer = settings.output.empty() ? nullptr : open_field_writer(settings.output);
+void add_notice(EstimateReport& report, const std::string& text) {
+    report.notices.push_back(text);
+    std::cerr << "xme: notice: " << text << "\n";
+}
+
+// The reader's notices join the run's; damage makes the run's result incomplete (exit 3 at its end).
+void take_reader_notices(VideoReader& reader, EstimateReport& report, bool& frames_lost) {
+    for (auto& notice : reader.take_notices()) {
+        add_notice(report, notice.text);
+        frames_lost = frames_lost || notice.frames_lost;
+    }
+}
+
+std::unique_ptr<FieldWriter> open_writer(const std::string& output) {
+    if (output.empty()) return nullptr;
+    return output == "-" ? open_stdout_csv_writer() : open_field_writer(output);
+}
+
+void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoReader& reader,
+               EstimateReport& report, bool& frames_lost) {
+    std::unique_ptr<FieldWriter> writer = open_writer(settings.output);
+    // Pairs to come: exact from a Y4M or raw file's size, an estimate from a container's header.
     std::int64_t total = report.video.frame_count >= 0 ? report.video.frame_count - settings.start - 1 : -1;
-    if (settings.frames >= 0) total = total >= 0 ? std::min(total, settings.frames - 1) : settings.frames - 1;
-    Progress progress(total, !settings.quiet);
+    if (settings.frames >= 0 && (total < 0 || settings.frames - 1 < total)) total = settings.frames - 1;
+    const bool total_exact = report.video.frame_count >= 0 && report.video.frame_count_exact;
+    Progress progress(total, total_exact, !settings.quiet);
     std::int64_t frames_read = 0;
     auto next_frame = [&]() -> std::optional<Frame> {
         if (settings.frames >= 0 && frames_read >= settings.frames) return std::nullopt;
         ++frames_read;
-        return reader.read_frame();
+        std::optional<Frame> frame = reader.read_frame();
+        take_reader_notices(reader, report, frames_lost);
+        return frame;
     };
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
@@ -87,10 +111,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         if (settings.policy == Policy::mirror) check_mirror(pair, settings.session.params, report);
         progress.frame_done();
     };
-    auto notice = [&](const std::string& text) {
-        report.notices.push_back(text);
-        std::cerr << "xme: " << text << "\n";
-    };
+    auto notice = [&](const std::string& text) { add_notice(report, text); };
     scheduler.run(next_frame, settings.start, deliver, notice);
     if (report.frames.empty() && frames_read <= 1) {
         throw Error(ErrorKind::bad_input, settings.input + " has fewer than two frames from index " +
@@ -107,6 +128,9 @@ bool EstimateReport::all_agree() const {
 EstimateReport run_estimate(const EstimateSettings& settings) {
     const auto start = std::chrono::steady_clock::now();
     EstimateReport report;
+    set_ffmpeg_log(settings.verbose ? FfmpegLog::verbose
+                   : settings.quiet ? FfmpegLog::errors
+                                    : FfmpegLog::warnings);
     auto reader = open_video(settings.input, settings.raw);
     report.video = reader->info();
     if (settings.start > 0 && reader->skip_frames(settings.start) < settings.start) {
@@ -126,9 +150,17 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!settings.json.empty()) write_report_json(report, settings);
     };
+    bool frames_lost = false;
     try {
-        run_pairs(settings, scheduler, *reader, report);
+        run_pairs(settings, scheduler, *reader, report, frames_lost);
+        if (frames_lost) {
+            throw Error(ErrorKind::bad_input,
+                        settings.input +
+                            " is damaged: frames were lost or decoded with errors (see the "
+                            "notices); every pair that was decoded was estimated and written");
+        }
     } catch (const Error& e) {
+        take_reader_notices(*reader, report, frames_lost);
         report.error = e.what();
         finish();
         throw;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct EstimateSettings {
     std::string json;          // summary file, or empty
     bool quiet = false;
     bool verbose = false;
+
+    // "-" sends vectors (as CSV) or the JSON to stdout; tables and messages then go to stderr.
+    [[nodiscard]] bool stdout_carries_data() const { return output == "-" || json == "-"; }
 };
 
 struct FrameRecord {
@@ -64,7 +68,7 @@ struct EstimateReport {
 // written in either case, with the error in it.
 EstimateReport run_estimate(const EstimateSettings& settings);
 
-void print_summary(const EstimateReport& report, const EstimateSettings& settings);
-void print_agreement(const EstimateReport& report);
+void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out);
+void print_agreement(const EstimateReport& report, std::FILE* out);
 
 }  // namespace xme::cli

@@ -1,6 +1,7 @@
 // What an estimate or compare run reports: the JSON summary and the tables on stdout.
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "estimate_report_json.hpp"
@@ -72,7 +73,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
     const nlohmann::json summary = {
         {"input", settings.input},
         {"video", {{"format", report.video.format}, {"width", report.video.width}, {"height", report.video.height},
-                   {"frame_count", report.video.frame_count}}},
+                   {"frame_count", report.video.frame_count}, {"bit_depth", report.video.bit_depth}}},
         {"parameters", {{"block", p.block_size}, {"range", p.range}, {"border", to_string(p.border)},
                         {"algorithm", to_string(p.algorithm)}, {"start", settings.start}, {"frames", settings.frames},
                         {"policy", to_string(settings.policy)}}},
@@ -89,50 +90,59 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
                     {"device_time_includes", "each device's own clock per pair: GPU events or timestamps around "
                                              "its kernels; for the CPU, the search"}}},
         {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()}};
+    if (settings.json == "-") {
+        std::cout << summary.dump(2) << std::endl;
+        if (!std::cout) throw Error(ErrorKind::io, "cannot write the JSON summary to standard output");
+        return;
+    }
     std::ofstream out(settings.json);
     out << summary.dump(2) << "\n";
     if (!out) throw Error(ErrorKind::io, "cannot write the JSON summary " + settings.json);
 }
 
-void print_summary(const EstimateReport& report, const EstimateSettings& settings) {
+void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out) {
     const auto& p = settings.session.params;
-    std::printf("%s: %dx%d %s; %s block %d range %d border %s; policy %s\n", settings.input.c_str(), report.video.width,
-                report.video.height, report.video.format.c_str(), std::string(to_string(p.algorithm)).c_str(),
-                p.block_size, p.range, std::string(to_string(p.border)).c_str(),
-                std::string(to_string(settings.policy)).c_str());
-    std::printf("%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB", "device ms", "device");
+    std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n", settings.input.c_str(),
+                 report.video.width, report.video.height, report.video.format.c_str(),
+                 std::string(to_string(p.algorithm)).c_str(), p.block_size, p.range,
+                 std::string(to_string(p.border)).c_str(), std::string(to_string(settings.policy)).c_str());
+    std::fprintf(out, "%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB",
+                 "device ms", "device");
     const std::size_t shown = std::min<std::size_t>(report.frames.size(), 10);
     const double blocks = static_cast<double>(blocks_across(report.video.width, p.block_size)) *
                           blocks_across(report.video.height, p.block_size);
     for (std::size_t i = 0; i < report.frames.size(); ++i) {
-        if (i == shown && report.frames.size() > shown + 1) std::printf("%8s\n", "...");
+        if (i == shown && report.frames.size() > shown + 1) std::fprintf(out, "%8s\n", "...");
         if (i >= shown && i + 1 != report.frames.size()) continue;
         const auto& r = report.frames[i];
-        std::printf("%8lld %14.1f %12.2f %12.2f %10.2f  %s\n", static_cast<long long>(r.frame),
-                    static_cast<double>(r.metrics.total_cost) / r.metrics.cost_scale / blocks, r.metrics.mc_psnr_db,
-                    r.metrics.zero_psnr_db, r.device_seconds.front() * 1e3,
-                    report.devices[r.devices.front()].info.name.c_str());
+        std::fprintf(out, "%8lld %14.1f %12.2f %12.2f %10.2f  %s\n", static_cast<long long>(r.frame),
+                     static_cast<double>(r.metrics.total_cost) / r.metrics.cost_scale / blocks,
+                     r.metrics.mc_psnr_db, r.metrics.zero_psnr_db, r.device_seconds.front() * 1e3,
+                     report.devices[r.devices.front()].info.name.c_str());
     }
-    std::printf("%zu frame pairs in %.2f s wall (%.1f pairs/s)\n", report.frames.size(), report.wall_seconds,
-                static_cast<double>(report.frames.size()) / report.wall_seconds);
+    std::fprintf(out, "%zu frame pairs in %.2f s wall (%.1f pairs/s)\n", report.frames.size(),
+                 report.wall_seconds, static_cast<double>(report.frames.size()) / report.wall_seconds);
     for (std::size_t i = 0; i < report.devices.size(); ++i) {
         const auto& d = report.devices[i];
         const double seconds = device_seconds_of(report, i);
-        std::printf("  %s (%s): %lld pairs, device time %.3f s (%.1f pairs/s, %.2f Gpx/s)%s\n", d.info.name.c_str(),
-                    d.variant.c_str(), static_cast<long long>(d.pairs_done), seconds,
-                    seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0,
-                    seconds > 0 ? static_cast<double>(d.pairs_done) * static_cast<double>(report.comparisons_per_pair) / seconds / 1e9 : 0,
-                    d.failure ? (" FAILED: " + *d.failure).c_str() : "");
+        std::fprintf(out, "  %s (%s): %lld pairs, device time %.3f s (%.1f pairs/s, %.2f Gpx/s)%s\n",
+                     d.info.name.c_str(), d.variant.c_str(), static_cast<long long>(d.pairs_done), seconds,
+                     seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0,
+                     seconds > 0 ? static_cast<double>(d.pairs_done) *
+                                       static_cast<double>(report.comparisons_per_pair) / seconds / 1e9
+                                 : 0,
+                     d.failure ? (" FAILED: " + *d.failure).c_str() : "");
     }
-    if (!report.agreements.empty()) print_agreement(report);
+    if (!report.agreements.empty()) print_agreement(report, out);
 }
 
-void print_agreement(const EstimateReport& report) {
-    std::printf("%-40s %10s %16s %12s %10s\n", "comparison", "tolerance", "blocks compared", "different", "mismatches");
+void print_agreement(const EstimateReport& report, std::FILE* out) {
+    std::fprintf(out, "%-40s %10s %16s %12s %10s\n", "comparison", "tolerance", "blocks compared",
+                 "different", "mismatches");
     for (const auto& a : report.agreements) {
-        std::printf("%-40s %10u %16lld %12lld %10zu\n", pair_name(report, a).c_str(), a.tolerance,
-                    static_cast<long long>(a.blocks_compared), static_cast<long long>(a.blocks_different),
-                    a.mismatches.size());
+        std::fprintf(out, "%-40s %10u %16lld %12lld %10zu\n", pair_name(report, a).c_str(), a.tolerance,
+                     static_cast<long long>(a.blocks_compared), static_cast<long long>(a.blocks_different),
+                     a.mismatches.size());
     }
 }
 

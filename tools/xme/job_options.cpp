@@ -37,13 +37,16 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--start", s.start, "Frames to skip first")->check(CLI::NonNegativeNumber);
     cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
         ->check(CLI::NonNegativeNumber);
-    cmd.add_option("-o,--output", s.output, "Motion vectors: .csv or .npy (under mirror: the first device's)");
-    cmd.add_option("--json", s.json, "Summary: input, parameters, devices, per-frame metrics, timings, agreement");
+    cmd.add_option("-o,--output", s.output,
+                   "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's)");
+    cmd.add_option(
+        "--json", s.json,
+        "Summary: input, parameters, devices, per-frame metrics, timings, agreement; - for stdout");
     cmd.add_option("--size", o.size, "Frame size of raw input, WIDTHxHEIGHT");
     cmd.add_option("--pix-fmt", o.pixel_format, "Pixel format of raw input: yuv420p, yuv422p, yuv444p, gray")
         ->capture_default_str();
-    cmd.add_flag("-q,--quiet", s.quiet, "No summary table and no progress");
-    cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why");
+    cmd.add_flag("-q,--quiet", s.quiet, "No summary table, no progress, and only FFmpeg's errors");
+    cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why; all of FFmpeg's log");
 }
 
 EstimateSettings settings_from(const JobOptions& o) {
@@ -54,6 +57,10 @@ EstimateSettings settings_from(const JobOptions& o) {
     settings.session.params.validate();
     if (!o.size.empty()) std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
     settings.raw.chroma = parse_pixel_format(o.pixel_format);
+    if (settings.output == "-" && settings.json == "-") {
+        throw Error(ErrorKind::invalid_argument,
+                    "-o - and --json - would both write to standard output: send one of them to a file");
+    }
     if (!o.backend.empty() && !o.backends.empty()) {
         throw Error(ErrorKind::invalid_argument, "give --backend (one device) or --backends (several), not both");
     }

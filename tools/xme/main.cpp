@@ -10,14 +10,22 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer("What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
                "every option, output column and exit code.");
-    const std::vector<xme::cli::Command> commands = {xme::cli::add_devices_command(app),
-                                                     xme::cli::add_estimate_command(app),
-                                                     xme::cli::add_compare_command(app),
-                                                     xme::cli::add_bench_command(app)};
+    app.set_version_flag("--version", xme::cli::version_text,
+                         "Print the version and the backends compiled in");
+    // CLI11's own message, in the form of every other error of xme.
+    app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
+        return "xme: error: " + CLI::FailureMessage::simple(failed, e);
+    });
+    const std::vector<xme::cli::Command> commands = {
+        xme::cli::add_devices_command(app), xme::cli::add_estimate_command(app),
+        xme::cli::add_compare_command(app), xme::cli::add_bench_command(app),
+        xme::cli::add_version_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);  // CLI11 prints the message; 0 for --help, 2+ for a bad option
+        // CLI11 prints the help, the version or the message; its own codes (105, 106, 109 ...) are
+        // not xme's, which documents 2 for every bad option or value.
+        return app.exit(e) == 0 ? 0 : static_cast<int>(xme::ErrorKind::invalid_argument);
     }
     try {
         for (const auto& command : commands) {

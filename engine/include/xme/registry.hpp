@@ -27,6 +27,13 @@ public:
     // The name "auto" resolves to, and why it was chosen.
     [[nodiscard]] std::string best_device_name(std::string* reason = nullptr);
 
+    struct BackendEntry {
+        std::string name;           // the family name: "cpu", "cuda", "vulkan", "reference"
+        std::string absent_reason;  // empty when the backend is in this build
+    };
+    // Every backend of this build and every one left out, without looking for devices.
+    [[nodiscard]] std::vector<BackendEntry> backends() const;
+
 private:
     struct Absent {
         std::string name;

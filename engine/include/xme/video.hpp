@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "xme/frame.hpp"
 
@@ -20,6 +21,8 @@ struct VideoInfo {
     std::int64_t frame_count = -1;  // -1 when the container does not say; for FFmpeg input, the container's
                                     // claim, which may exceed the frames actually decoded (tree.avi claims
                                     // 444 but holds 68)
+    bool frame_count_exact = true;  // false while frame_count is only the container's claim
+    int bit_depth = 8;              // of the input's luma samples; deeper ones are reduced (see notices)
     std::string format;             // "y4m", "raw", or "ffmpeg:<demuxer>/<codec>"
 };
 
@@ -41,16 +44,29 @@ public:
     [[nodiscard]] virtual std::optional<Frame> read_frame() = 0;
     // Skips up to `count` frames; returns how many were skipped (fewer at the end of the stream).
     virtual std::int64_t skip_frames(std::int64_t count);
+
+    // What the reader noticed that did not stop it, each once: samples deeper than 8 bits reduced,
+    // damaged frames the decoder concealed, a stream that ends short of its declared length.
+    struct Notice {
+        std::string text;
+        bool frames_lost = false;  // frames were damaged or missing: the run's result is incomplete
+    };
+    [[nodiscard]] virtual std::vector<Notice> take_notices() { return {}; }
 };
 
 // Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
 // required), anything else through FFmpeg when this build has it (decoded to 8-bit luma, chroma
-// dropped). Throws Error(bad_input) for a missing or unreadable file and Error(invalid_argument)
-// for raw input without a size.
-[[nodiscard]] std::unique_ptr<VideoReader> open_video(const std::string& path, const RawVideoOptions& raw = {});
+// dropped; deeper samples keep their high 8 bits, with a notice). Throws Error(bad_input) for a missing or
+// unreadable file and Error(invalid_argument) for raw input without a size.
+[[nodiscard]] std::unique_ptr<VideoReader> open_video(const std::string& path,
+                                                      const RawVideoOptions& raw = {});
 
 // Whether this build decodes containers and codecs through FFmpeg.
 [[nodiscard]] bool ffmpeg_available();
+
+// How much of FFmpeg's own log goes to stderr, each line as "xme: ffmpeg: ...". Process-wide.
+enum class FfmpegLog { errors, warnings, verbose };
+void set_ffmpeg_log(FfmpegLog level);
 
 // Parses "yuv420p", "yuv422p", "yuv444p", "gray"; throws Error(invalid_argument) listing them.
 [[nodiscard]] ChromaFormat parse_pixel_format(const std::string& name);
