@@ -41,6 +41,11 @@ public:
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
 
     std::optional<Frame> read_frame() override {
+        // Allocate only what the file can fill: a mistyped --size must not cost gigabytes first.
+        if (const std::optional<std::int64_t> left = detail::bytes_left(file_.get())) {
+            if (*left == 0) return std::nullopt;
+            if (*left < frame_bytes_) truncated(*left);
+        }
         Frame frame = make_frame(info_.width, info_.height, info_.chroma);
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
         if (got == 0) return std::nullopt;

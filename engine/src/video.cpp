@@ -1,6 +1,7 @@
 // Opening a video by content and extension, and the frame helpers every reader shares.
 #include "xme/video.hpp"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <system_error>
 
 #include "video_io.hpp"
@@ -59,10 +61,18 @@ const char* to_string(ChromaFormat format) {
 Frame make_frame(int width, int height, ChromaFormat format) {
     Frame frame;
     frame.chroma = format;
-    frame.luma = Plane(width, height);
-    if (format != ChromaFormat::mono) {
-        frame.cb = Plane(chroma_width(format, width), chroma_height(format, height));
-        frame.cr = Plane(chroma_width(format, width), chroma_height(format, height));
+    // A frame is the largest thing xme allocates, and its size comes from the input.
+    try {
+        frame.luma = Plane(width, height);
+        if (format != ChromaFormat::mono) {
+            frame.cb = Plane(chroma_width(format, width), chroma_height(format, height));
+            frame.cr = Plane(chroma_width(format, width), chroma_height(format, height));
+        }
+    } catch (const std::bad_alloc&) {
+        throw Error(ErrorKind::unsupported,
+                    "a " + std::to_string(width) + "x" + std::to_string(height) + " " + to_string(format) +
+                        " frame (" + std::to_string(detail::frame_size_bytes(width, height, format)) +
+                        " bytes) is too large for this machine's memory");
     }
     return frame;
 }
@@ -113,6 +123,12 @@ std::optional<std::int64_t> regular_file_size(const std::string& path) {
     const auto size = std::filesystem::file_size(path, error);
     if (error) return std::nullopt;
     return static_cast<std::int64_t>(size);
+}
+
+std::optional<std::int64_t> bytes_left(std::FILE* file) {
+    struct stat status {};
+    if (fstat(fileno(file), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
+    return std::max<std::int64_t>(0, static_cast<std::int64_t>(status.st_size) - tell(file));
 }
 
 std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma) {

@@ -27,6 +27,10 @@ inline constexpr int max_io_dimension = 1 << 16;
 // The size of a regular file, or nothing for a pipe or device, which cannot seek.
 [[nodiscard]] std::optional<std::int64_t> regular_file_size(const std::string& path);
 
+// Bytes from the read position to the end of a regular file, by its size now (it may still be
+// growing); nothing for a pipe or device. Readers check a frame against it before allocating one.
+[[nodiscard]] std::optional<std::int64_t> bytes_left(std::FILE* file);
+
 // Bytes of one tightly packed frame: luma, then Cb, then Cr.
 [[nodiscard]] std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma);
 

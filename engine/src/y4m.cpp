@@ -13,14 +13,18 @@ namespace {
 
 constexpr char magic[] = "YUV4MPEG2 ";
 constexpr std::size_t magic_length = sizeof magic - 1;
-// Real headers are well under 100 bytes; a limit keeps a garbage file from being read whole.
-constexpr std::size_t max_header_length = 4096;
-constexpr std::size_t max_frame_params_length = 1024;
+// Real header and FRAME lines are well under 100 bytes, but the format sets no limit (X comments
+// and FRAME parameters may be long); a bound keeps a garbage file from being read whole.
+constexpr std::size_t max_line_length = std::size_t{1} << 20;
+const std::string max_line_text = "1 MiB (" + std::to_string(max_line_length) + " bytes)";
 
 bool parse_int(std::string_view text, int& value) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     return error == std::errc{} && end == text.data() + text.size();
 }
+
+// How a line read ended.
+enum class LineEnd { newline, end_of_file, too_long };
 
 // Which 8-bit layouts xme reads; the 4:2:0 variants differ only in chroma siting, which ME ignores.
 std::optional<ChromaFormat> chroma_from_tag(std::string_view tag) {
@@ -64,6 +68,13 @@ public:
 
     std::optional<Frame> read_frame() override {
         if (!read_frame_marker()) return std::nullopt;
+        // A header may declare any size up to max_io_dimension (12 GiB a frame): allocate only
+        // once the file is known to hold the frame, so that a short file fails at once.
+        const std::optional<std::int64_t> left = detail::bytes_left(file_.get());
+        if (left && *left < frame_bytes_) {
+            throw Error(ErrorKind::bad_input,
+                        detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
+        }
         Frame frame = make_frame(info_.width, info_.height, info_.chroma);
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
         if (got != frame_bytes_) {
@@ -80,7 +91,7 @@ public:
         std::int64_t skipped = 0;
         for (; skipped < count; ++skipped) {
             if (!read_frame_marker()) break;
-            const std::int64_t left = *file_size_ - detail::tell(file_.get());
+            const std::int64_t left = detail::bytes_left(file_.get()).value_or(0);
             if (left < frame_bytes_) {
                 throw Error(ErrorKind::bad_input,
                             detail::truncated_frame_message(path_, next_frame_, left, frame_bytes_));
@@ -98,36 +109,45 @@ private:
         throw Error(ErrorKind::bad_input, path_ + ": bad YUV4MPEG2 header: " + what);
     }
 
-    // Reads up to '\n' (dropped); false if the file ends first or the line is longer than `limit`.
-    bool read_line(std::string& line, std::size_t limit) {
+    // Reads up to '\n' (dropped), at most max_line_length bytes before it.
+    LineEnd read_line(std::string& line) {
         line.clear();
         for (int c = std::fgetc(file_.get()); c != '\n'; c = std::fgetc(file_.get())) {
-            if (c == EOF || line.size() >= limit) return false;
+            if (c == EOF) {
+                if (std::ferror(file_.get())) {
+                    throw Error(ErrorKind::bad_input, "cannot read " + path_ + ": " + std::strerror(errno));
+                }
+                return LineEnd::end_of_file;
+            }
+            if (line.size() >= max_line_length) return LineEnd::too_long;
             line.push_back(static_cast<char>(c));
         }
-        return true;
+        return LineEnd::newline;
     }
 
     void parse_header() {
-        std::string line;
-        const bool complete = read_line(line, max_header_length);
-        if (line.compare(0, magic_length, magic) != 0) {
+        char head[magic_length] = {};
+        const std::size_t n = std::fread(head, 1, sizeof head, file_.get());
+        if (n != sizeof head || std::memcmp(head, magic, sizeof head) != 0) {
             throw Error(ErrorKind::bad_input,
                         path_ + " is not a YUV4MPEG2 (.y4m) file: it does not start with \"YUV4MPEG2 \"");
         }
-        if (!complete) bad_header("no end of line within " + std::to_string(max_header_length) + " bytes");
+        std::string line;
+        const LineEnd end = read_line(line);
+        if (end == LineEnd::too_long) bad_header("the header line is longer than " + max_line_text);
+        if (end == LineEnd::end_of_file) bad_header("the file ends before the header line does");
 
-        std::istringstream tags(line.substr(magic_length));
+        std::istringstream tags(line);
         std::string tag;
         bool has_width = false, has_height = false;
         while (tags >> tag) {
             const std::string_view value = std::string_view(tag).substr(1);
             switch (tag[0]) {
                 case 'W':
-                    has_width = parse_int(value, info_.width);
+                    has_width = parse_dimension(tag, value, info_.width);
                     break;
                 case 'H':
-                    has_height = parse_int(value, info_.height);
+                    has_height = parse_dimension(tag, value, info_.height);
                     break;
                 case 'F':
                     parse_rate(tag, value);
@@ -149,17 +169,23 @@ private:
                     break;  // I (interlacing), A (aspect) and X (comments) do not affect the planes
             }
         }
-        check_dimension(has_width, "W", info_.width);
-        check_dimension(has_height, "H", info_.height);
+        check_dimension(has_width, "W");
+        check_dimension(has_height, "H");
         info_.format = "y4m";
     }
 
-    void check_dimension(bool parsed, const std::string& tag, int size) const {
-        if (!parsed) bad_header("missing or malformed " + tag + " (frame size)");
-        if (size < 1 || size > detail::max_io_dimension) {
-            bad_header(tag + std::to_string(size) + " is outside 1.." +
-                       std::to_string(detail::max_io_dimension));
+    // Digits only, and in range: from_chars reports an overflow instead of wrapping.
+    bool parse_dimension(const std::string& tag, std::string_view value, int& size) const {
+        const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos;
+        if (!digits) return false;
+        if (!parse_int(value, size) || size < 1 || size > detail::max_io_dimension) {
+            bad_header(tag + " is outside 1.." + std::to_string(detail::max_io_dimension));
         }
+        return true;
+    }
+
+    void check_dimension(bool parsed, const std::string& tag) const {
+        if (!parsed) bad_header("missing or malformed " + tag + " (frame size)");
     }
 
     void parse_rate(const std::string& tag, std::string_view value) {
@@ -186,13 +212,16 @@ private:
         if (n == 0) return false;
         if (std::memcmp(head, frame_tag, n) != 0) bad_marker();
         std::string params;
-        if (n < sizeof head || !read_line(params, max_frame_params_length)) {
-            if (std::feof(file_.get())) {
-                const auto got = static_cast<std::int64_t>(n + params.size());
-                throw Error(ErrorKind::bad_input,
-                            detail::truncated_frame_message(path_, next_frame_, got, got + 1 + frame_bytes_));
-            }
-            bad_marker();
+        const LineEnd end = n < sizeof head ? LineEnd::end_of_file : read_line(params);
+        if (end == LineEnd::end_of_file) {
+            const auto got = static_cast<std::int64_t>(n + params.size());
+            throw Error(ErrorKind::bad_input,
+                        detail::truncated_frame_message(path_, next_frame_, got, got + 1 + frame_bytes_));
+        }
+        if (end == LineEnd::too_long) {
+            throw Error(ErrorKind::bad_input, path_ + ": the FRAME line of frame " +
+                                                  std::to_string(next_frame_) + " is longer than " +
+                                                  max_line_text + "; the file is corrupt");
         }
         if (!params.empty() && params[0] != ' ') bad_marker();
         return true;

@@ -24,16 +24,6 @@ struct BenchOptions {
     std::string chart;
 };
 
-// A bench size must also be one every device accepts.
-std::pair<int, int> parse_bench_size(const std::string& text) {
-    const auto size = parse_frame_size(text, "--sizes entry");
-    if (size.first > max_frame_dimension || size.second > max_frame_dimension) {
-        throw Error(ErrorKind::invalid_argument, "--sizes entry '" + text + "' is larger than " +
-                                                     std::to_string(max_frame_dimension) + " in width or height");
-    }
-    return size;
-}
-
 std::string peak_fraction(const BenchRow& row) {
     if (!row.sad_peak) return "-";
     char text[32];
@@ -136,10 +126,11 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file");
     return {cmd, [options] {
                 auto& settings = options->settings;
+                check_thread_count(settings.threads, "--threads");
                 settings.algorithms.clear();
                 for (const auto& name : options->algorithms) settings.algorithms.push_back(parse_algorithm(name));
                 settings.sizes.clear();
-                for (const auto& size : options->sizes) settings.sizes.push_back(parse_bench_size(size));
+                for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
                 settings.border = parse_border_mode(options->border);
                 for (const int block : settings.blocks) SearchParams{block, 0, settings.border, Algorithm::full_search}.validate();
                 for (const int range : settings.ranges) SearchParams{16, range, settings.border, Algorithm::full_search}.validate();

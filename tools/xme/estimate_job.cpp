@@ -11,6 +11,7 @@
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
 #include "xme/field_io.hpp"
+#include "xme/params.hpp"
 
 namespace xme::cli {
 namespace {
@@ -55,6 +56,20 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
     }
 }
 
+// One rule wherever it is found (from the header's frame count, while skipping --start frames, or
+// after reading): a run with no frame pair is an error, exit 3, naming the count and --start.
+[[noreturn]] void throw_no_pair(const EstimateSettings& settings, std::int64_t frame_count) {
+    std::string message = settings.input + " has " + std::to_string(frame_count) + " frame(s)";
+    if (settings.start > 0) {
+        message += " and --start " + std::to_string(settings.start) + " leaves " +
+                   std::to_string(std::max<std::int64_t>(0, frame_count - settings.start));
+    }
+    message += ": a frame pair needs two frames, so there is nothing to estimate";
+    if (settings.start > 0 && frame_count >= 2)
+        message += "; use --start " + std::to_string(frame_count - 2) + " or less";
+    throw Error(ErrorKind::bad_input, message);
+}
+
 std::vector<std::string> resolve_devices(const EstimateSettings& settings, Registry& registry, std::string& reason) {
     std::vector<std::string> names = settings.devices;
     for (auto& name : names) {
@@ -90,11 +105,13 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     const bool total_exact = report.video.frame_count >= 0 && report.video.frame_count_exact;
     Progress progress(total, total_exact, !settings.quiet);
     std::int64_t frames_read = 0;
+    std::int64_t frames_got = 0;  // frames_read, less the call that found the end
     auto next_frame = [&]() -> std::optional<Frame> {
         if (settings.frames >= 0 && frames_read >= settings.frames) return std::nullopt;
         ++frames_read;
         std::optional<Frame> frame = reader.read_frame();
         take_reader_notices(reader, report, frames_lost);
+        if (frame) ++frames_got;
         return frame;
     };
     auto deliver = [&](ScheduledPair&& pair) {
@@ -113,10 +130,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     };
     auto notice = [&](const std::string& text) { add_notice(report, text); };
     scheduler.run(next_frame, settings.start, deliver, notice);
-    if (report.frames.empty() && frames_read <= 1) {
-        throw Error(ErrorKind::bad_input, settings.input + " has fewer than two frames from index " +
-                                              std::to_string(settings.start) + ": nothing to estimate");
-    }
+    if (report.frames.empty() && frames_got < 2) throw_no_pair(settings, settings.start + frames_got);
 }
 
 }  // namespace
@@ -133,9 +147,18 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
                                     : FfmpegLog::warnings);
     auto reader = open_video(settings.input, settings.raw);
     report.video = reader->info();
-    if (settings.start > 0 && reader->skip_frames(settings.start) < settings.start) {
-        throw Error(ErrorKind::invalid_argument, "--start " + std::to_string(settings.start) + " is past the end of " +
-                                                     settings.input);
+    const VideoInfo& video = report.video;
+    if (video.width > max_frame_dimension || video.height > max_frame_dimension) {
+        throw Error(ErrorKind::unsupported, settings.input + " is " + std::to_string(video.width) + "x" +
+                                                std::to_string(video.height) + ": xme handles frames up to " +
+                                                std::to_string(max_frame_dimension) + " in width and height");
+    }
+    // An FFmpeg container's count is only a claim; Y4M and raw counts are exact where they are known.
+    const bool count_exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
+    if (count_exact && video.frame_count - settings.start < 2) throw_no_pair(settings, video.frame_count);
+    if (settings.start > 0) {
+        const std::int64_t skipped = reader->skip_frames(settings.start);
+        if (skipped < settings.start) throw_no_pair(settings, skipped);
     }
     Registry registry = make_builtin_registry();
     ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason), settings.session};

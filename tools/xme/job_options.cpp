@@ -1,20 +1,57 @@
 #include "job_options.hpp"
 
-#include <cstdio>
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+#include <thread>
 #include <tuple>
 
 #include "xme/error.hpp"
+#include "xme/params.hpp"
 
 namespace xme::cli {
 
-std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option) {
-    int width = 0;
-    int height = 0;
-    char trailing = 0;
-    if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &trailing) != 2 || width < 1 || height < 1) {
-        throw Error(ErrorKind::invalid_argument, option + " '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
+namespace {
+
+// One side of WIDTHxHEIGHT: digits only (no sign, no spaces), checked for overflow, not wrapped.
+int parse_side(std::string_view digits, const char* side, const std::string& text,
+               const std::string& option) {
+    const auto malformed = [&] {
+        return Error(ErrorKind::invalid_argument,
+                     option + " '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
+    };
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) throw malformed();
+    int value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc{} && error != std::errc::result_out_of_range) throw malformed();
+    if (error == std::errc::result_out_of_range || value < 1 || value > max_frame_dimension) {
+        throw Error(ErrorKind::invalid_argument,
+                    option + " '" + text + "': the " + side + " " + std::string(digits) + " is outside 1.." +
+                        std::to_string(max_frame_dimension) + ", the frame sizes xme handles");
     }
-    return {width, height};
+    return value;
+}
+
+}  // namespace
+
+std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option) {
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) {
+        throw Error(ErrorKind::invalid_argument,
+                    option + " '" + text + "' is not WIDTHxHEIGHT, e.g. 352x288");
+    }
+    const std::string_view view(text);
+    return {parse_side(view.substr(0, x), "width", text, option),
+            parse_side(view.substr(x + 1), "height", text, option)};
+}
+
+void check_thread_count(int threads, const std::string& option) {
+    if (threads < 0 || threads > max_host_threads) {
+        throw Error(ErrorKind::invalid_argument,
+                    option + " " + std::to_string(threads) + " is outside 0.." +
+                        std::to_string(max_host_threads) + " (0: one per processor; this machine has " +
+                        std::to_string(std::max(1U, std::thread::hardware_concurrency())) + ")");
+    }
 }
 
 void add_job_options(CLI::App& cmd, JobOptions& o) {
@@ -55,6 +92,12 @@ EstimateSettings settings_from(const JobOptions& o) {
     settings.session.params.algorithm = parse_algorithm(o.algorithm);
     settings.session.params.border = parse_border_mode(o.border);
     settings.session.params.validate();
+    check_thread_count(settings.session.threads, "--threads");
+    if (settings.frames == 1) {
+        throw Error(
+            ErrorKind::invalid_argument,
+            "--frames 1 gives no frame pair to estimate (N frames give N-1 pairs): use --frames 2 or more");
+    }
     if (!o.size.empty()) std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
     settings.raw.chroma = parse_pixel_format(o.pixel_format);
     if (settings.output == "-" && settings.json == "-") {

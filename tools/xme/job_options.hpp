@@ -21,8 +21,15 @@ struct JobOptions {
     std::string pixel_format = "yuv420p";
 };
 
-// Parses WIDTHxHEIGHT (each at least 1); throws Error(invalid_argument) naming `option` and the text.
+// Parses WIDTHxHEIGHT, each 1..max_frame_dimension, digits only; throws Error(invalid_argument)
+// naming `option` and the text.
 [[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option);
+
+// More host threads than this is a mistake, not a machine: libgomp crashes on 100000.
+inline constexpr int max_host_threads = 1024;
+
+// Throws Error(invalid_argument) unless 0 <= threads <= max_host_threads.
+void check_thread_count(int threads, const std::string& option);
 
 // Adds the shared options to a subcommand.
 void add_job_options(CLI::App& command, JobOptions& options);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "xme/text_escape.hpp"
+
 namespace xme {
 
 enum class ErrorKind {
@@ -15,9 +17,12 @@ enum class ErrorKind {
     io = 7,                // writing an output file failed
 };
 
+// The message is escaped (xme/text_escape.hpp): it often quotes input, such as a file name or a
+// header tag, and a control byte in it must not reach the terminal.
 class Error : public std::runtime_error {
 public:
-    Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+    Error(ErrorKind kind, const std::string& message)
+        : std::runtime_error(escape_text(message)), kind_(kind) {}
     [[nodiscard]] ErrorKind kind() const noexcept { return kind_; }
     [[nodiscard]] int exit_code() const noexcept { return static_cast<int>(kind_); }
 

@@ -65,7 +65,8 @@ struct Frame {
     [[nodiscard]] int height() const { return luma.height(); }
 };
 
-// Allocates a frame with every plane sized for `format`.
+// Allocates a frame with every plane sized for `format`; throws Error(unsupported) "... too large
+// for this machine's memory" where the allocation fails.
 [[nodiscard]] Frame make_frame(int width, int height, ChromaFormat format);
 
 }  // namespace xme
