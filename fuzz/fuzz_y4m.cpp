@@ -1,6 +1,7 @@
 // The Y4M reader on arbitrary bytes: every outcome is frames of the header's size or an xme::Error,
 // and skipping frames agrees with reading them (same count, same failure).
 #include <cstdint>
+#include <string_view>
 
 #include "fuzz_support.hpp"
 #include "video_io.hpp"
@@ -25,7 +26,14 @@ ReadOutcome read_all(const std::string& path) {
             }
             ++outcome.frames;
         }
-    } catch (const xme::Error&) {
+    } catch (const xme::Error& error) {
+        // Messages quote the header; a control byte from the file must not reach the terminal.
+        for (const char c : std::string_view(error.what())) {
+            if ((c >= 0 && c < 0x20) || c == 0x7f) {
+                xme::fuzz::finding("a control byte " + std::to_string(int{c}) +
+                                   " in the message: " + error.what());
+            }
+        }
         outcome.failed = true;
     }
     return outcome;
