@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (the fuzz preset: clang, ASan + UBSan) and runs each for the given
 # seconds (default 30, what CI runs), from its seed corpus in fuzz/corpus/<target>/. Prints each
 # target's executions per second and coverage; exits 1 when any target finds a crash, a sanitizer
-# report or a broken invariant (the input is saved as build/fuzz/findings/<target>/crash-*).
+# report or a broken invariant (the input is saved as build/fuzz/findings/<target>/crash-*), and
+# when a reproducer fuzz/corpus/<target>/crash-* still fails.
 #   tools/fuzz.sh 600          # a longer run: ten minutes per target
 #   tools/fuzz.sh 30 cli y4m   # only some targets
 set -euo pipefail
@@ -28,10 +29,23 @@ for target in "${targets[@]}"; do
   findings="$build/findings/$target"
   log="$build/fuzz_$target.log"
   mkdir -p "$work" "$findings"
+  # crash-* seeds reproduce defects found before: each is replayed on its own (it fails until the
+  # defect is fixed) and kept out of the fuzzing corpus, so that one open defect does not stop
+  # the search for others.
+  for reproducer in "fuzz/corpus/$target"/crash-*; do
+    [ -e "$reproducer" ] || continue
+    replay="$build/replay_$(basename "$reproducer").log"
+    if ! "$build/fuzz/fuzz_$target" -rss_limit_mb=2048 "$reproducer" >"$replay" 2>&1; then
+      echo "fuzz: $reproducer still fails (log: $replay):" >&2
+      grep -E -m3 'xme fuzz finding|ERROR: |SUMMARY' "$replay" >&2 || true
+      failed+=("$target:$(basename "$reproducer")")
+    fi
+  done
+  find "fuzz/corpus/$target" -maxdepth 1 -type f ! -name 'crash-*' -exec cp {} "$work/" \;
   echo "fuzz: $target for ${seconds}s (log: $log)"
   status=0
   "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
-    -rss_limit_mb=2048 -artifact_prefix="$findings/" "$work" "fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+    -rss_limit_mb=2048 -artifact_prefix="$findings/" "$work" >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   coverage=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
