@@ -35,7 +35,8 @@ for target in "${targets[@]}"; do
   for reproducer in "fuzz/corpus/$target"/crash-*; do
     [ -e "$reproducer" ] || continue
     replay="$build/replay_$(basename "$reproducer").log"
-    if ! "$build/fuzz/fuzz_$target" -rss_limit_mb=2048 "$reproducer" >"$replay" 2>&1; then
+    if ! "$build/fuzz/fuzz_$target" -rss_limit_mb=2048 -artifact_prefix="$findings/replay-" "$reproducer" \
+      >"$replay" 2>&1; then
       echo "fuzz: $reproducer still fails (log: $replay):" >&2
       grep -E -m3 'xme fuzz finding|ERROR: |SUMMARY' "$replay" >&2 || true
       failed+=("$target:$(basename "$reproducer")")
