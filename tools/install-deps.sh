@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what xme needs to build and test on Debian 12, skipping what is already there.
 # The CUDA toolkit is not a Debian 12 package in main: install NVIDIA's, or build without it
-# (the CUDA backend is then listed as absent, with the reason).
+# (the CUDA backend is then listed as absent, with the reason). clang and its runtime libraries
+# (libclang-rt-14-dev holds libFuzzer and the sanitizers' runtimes) build the fuzz targets.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libvulkan-dev glslang-tools spirv-cross libspirv-cross-c-shared-dev
   mesa-vulkan-drivers vulkan-validationlayers
   opencv-doc ffmpeg python3-numpy
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (the fuzz preset: clang, ASan + UBSan) and runs each for the given
+# seconds (default 30, what CI runs), from its seed corpus in fuzz/corpus/<target>/. Prints each
+# target's executions per second and coverage; exits 1 when any target finds a crash, a sanitizer
+# report or a broken invariant (the input is saved as build/fuzz/findings/<target>/crash-*), and
+# when a reproducer fuzz/corpus/<target>/crash-* still fails.
+#   tools/fuzz.sh 600          # a longer run: ten minutes per target
+#   tools/fuzz.sh 30 cli y4m   # only some targets
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(y4m raw_size cli field_io)
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+
+build=build/fuzz
+# The field-writer target writes files on every run: in memory (/dev/shm) where there is one.
+scratch=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/xme-fuzz.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+  # New inputs go to a scratch corpus, never into the repository's seeds.
+  work="$build/corpus/$target"
+  findings="$build/findings/$target"
+  log="$build/fuzz_$target.log"
+  mkdir -p "$work" "$findings"
+  # crash-* seeds reproduce defects found before: each is replayed on its own (it fails until the
+  # defect is fixed) and kept out of the fuzzing corpus, so that one open defect does not stop
+  # the search for others.
+  for reproducer in "fuzz/corpus/$target"/crash-*; do
+    [ -e "$reproducer" ] || continue
+    replay="$build/replay_$(basename "$reproducer").log"
+    if ! "$build/fuzz/fuzz_$target" -rss_limit_mb=2048 -artifact_prefix="$findings/replay-" "$reproducer" \
+      >"$replay" 2>&1; then
+      echo "fuzz: $reproducer still fails (log: $replay):" >&2
+      grep -E -m3 'xme fuzz finding|ERROR: |SUMMARY' "$replay" >&2 || true
+      failed+=("$target:$(basename "$reproducer")")
+    fi
+  done
+  find "fuzz/corpus/$target" -maxdepth 1 -type f ! -name 'crash-*' -exec cp {} "$work/" \;
+  echo "fuzz: $target for ${seconds}s (log: $log)"
+  status=0
+  "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+    -rss_limit_mb=2048 -artifact_prefix="$findings/" "$work" >"$log" 2>&1 || status=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  coverage=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+  features=$(sed -n 's/.* ft: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+  line="$target: ${execs:-?} runs, ${rate:-?} exec/s, cov ${coverage:-?} edges, ft ${features:-?}"
+  if [ "$status" -ne 0 ]; then
+    line+=" FAILED (exit $status)"
+    failed+=("$target")
+    grep -E -A30 '^==[0-9]+==|xme fuzz finding|ERROR: libFuzzer|SUMMARY' "$log" | head -60 >&2 || true
+    ls "$findings" >&2
+  fi
+  summary+=("$line")
+done
+
+echo "fuzz summary (${seconds}s per target):"
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: findings in ${failed[*]}: inputs under $build/findings/; replay one with $build/fuzz/fuzz_TARGET FILE" >&2
+  exit 1
+fi
