@@ -35,7 +35,7 @@ TEST_SUITE("cli") {
         REQUIRE(run.exit_code == 0);
         const auto rows = lines_of(read_file(dir / "mv.csv"));
         REQUIRE(rows.size() == 1 + 3 * 20 * 15);  // 3 pairs of 320x240 in 16x16 blocks
-        CHECK(rows.front() == "frame,x,y,mv_x,mv_y,cost,cost_scale");
+        CHECK(rows.front() == "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates");
         long long csv_cost = 0;
         int moving = 0;
         for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -94,7 +94,7 @@ TEST_SUITE("cli") {
             {"estimate " + (dir / "missing.y4m").string(), 3, "cannot open"},
             {"estimate " + clip + " --block 7", 2, "block size 7 is not supported: use 4, 8, 16 or 32"},
             {"estimate " + clip + " --range 5000", 2, "search range 5000 is out of bounds"},
-            {"estimate " + clip + " --algo tss", 2, "unknown algorithm 'tss': use fs or fs+hpel"},
+            {"estimate " + clip + " --algo tss", 2, "unknown search 'tss': use fs, dia, hex, ehds, tz"},
             {"estimate " + clip + " --border wrap", 2, "unknown border mode 'wrap'"},
             {"estimate " + clip + " --backend nosuch", 2, "unknown device 'nosuch'"},
             {"estimate " + clip + " --size 12y4", 2, "is not WIDTHxHEIGHT"},

@@ -1,7 +1,9 @@
-// Every available device and variant against the reference, bit-exact: random frames of three kinds
-// (noise, few grey levels for ties, moving texture) and real clip frames, every block size, both
-// border modes, both algorithms, odd sizes and several ranges. XME_TEST_DEVICE picks one device.
-// Variants whose half-pel samples come from texture filtering are checked under SPEC §6's tolerance.
+// Every available device and variant against the reference, bit-exact, as one table of operations x
+// parameters x devices x variants (conformance_table.hpp): random frames of four kinds (noise, few grey
+// levels for ties, moving texture, 0/255 extremes) and real clip frames, every block size, both border
+// modes, every chain with and without the rate term and predictors, odd sizes and several ranges.
+// XME_TEST_DEVICE picks one device, XME_TEST_OPERATION the operations. Variants whose half-pel samples
+// come from texture filtering are checked under the tolerance the device gives (SPEC §6).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "conformance_table.hpp"
 #include "test_support.hpp"
 #include "xme/agreement.hpp"
+#include "xme/error.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/reference.hpp"
 
@@ -21,36 +25,27 @@ using xme::test::DeviceUnderTest;
 
 const std::vector<DeviceUnderTest>& all_devices() { return xme::test::devices_under_test(); }
 
-// SPEC §6 for variants in DeviceInfo::filtered_variants, fs+hpel. Tolerance from the filters' known
-// behaviour: the least precise one met so far, lavapipe's 8-bit fixed-point path for R8_UNORM, rounds
-// after each of its two linear steps, so a sample is off by up to 1/2 grey level at horizontal and
-// vertical half positions and 1 at diagonal ones (its filter probe measures exactly that: 2 and 4
-// cost4 units). Per pixel that is at most 4 cost4 units, per block 4*B*B: the bound on the device's
-// reported cost of its own vector, and the tolerance on the reference cost of that vector. (SPEC's
-// 2*B*B assumes one rounding; lavapipe's diagonals exceed it, seen here as reported costs off by up
-// to 2.5*B*B.) The integer search stays exact, so the vector must be the integer winner or one of its
-// 8 half-pel neighbours.
-bool filtered_half_pel(const DeviceUnderTest& dut, const xme::SearchParams& params) {
-    const auto& filtered = dut.device->info().filtered_variants;
-    return params.algorithm == xme::Algorithm::full_search_hpel &&
-           std::find(filtered.begin(), filtered.end(), dut.variant) != filtered.end();
-}
-
+// SPEC §6 under the tolerance the device gives for the row (fs+hpel of a texture-filtering variant).
+// The least precise filter met so far, lavapipe's 8-bit fixed-point path for R8_UNORM, rounds after
+// each of its two linear steps, so a sample is off by up to 1/2 grey level at horizontal and vertical
+// half positions and 1 at diagonal ones (its filter probe measures exactly that: 2 and 4 cost4
+// units); the device's tolerance is that error times B*B. The integer search stays exact, so the
+// vector must be the integer winner or one of its 8 half-pel neighbours.
 struct FilteredTally {
     long blocks = 0;
     long differing = 0;
 };
 FilteredTally filtered_tally;
 
-void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane& current,
+bool check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane& current,
                                    const xme::SearchParams& params, const xme::MotionField& expected,
-                                   const xme::MotionField& actual) {
+                                   const xme::MotionField& actual, std::uint32_t tolerance) {
     const int b = params.block_size;
-    const std::uint32_t tolerance = xme::filtered_halfpel_tolerance(params);  // 4*B*B, see agreement.hpp
     REQUIRE(actual.blocks.size() == expected.blocks.size());
-    REQUIRE(actual.cost_scale == 4);
+    REQUIRE(actual.cost_scale() == 4);
     xme::SearchParams integer_params = params;
-    integer_params.algorithm = xme::Algorithm::full_search;
+    integer_params.subpel = xme::Subpel::none;
+    bool within = true;
     const xme::MotionField integer =
         xme::reference::estimate(reference.view(), current.view(), integer_params);
     for (int by = 0; by < expected.blocks_y; ++by) {
@@ -66,14 +61,18 @@ void check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane
             INFO("block (", bx, ",", by, "): reference mv (", e.mv_x, ",", e.mv_y, ") cost4 ", e.cost,
                  ", device mv (", a.mv_x, ",", a.mv_y, ") cost4 ", a.cost, " whose exact cost4 is ", cost,
                  ", tolerance ", tolerance);
-            CHECK((a.mv_x % 2 == 0 && a.mv_y % 2 == 0 && std::abs(a.mv_x - start.mv_x) <= 2 &&
-                   std::abs(a.mv_y - start.mv_y) <= 2));
-            CHECK(xme::reference::halfpel_candidate_valid(bx * b, by * b, a.mv_x, a.mv_y, current.width(),
-                                                          current.height(), params));
-            CHECK(cost <= e.cost + tolerance);
-            CHECK((a.cost <= cost + tolerance && cost <= a.cost + tolerance));
+            const bool near_integer_winner = a.mv_x % 2 == 0 && a.mv_y % 2 == 0 &&
+                                             std::abs(a.mv_x - start.mv_x) <= 2 && std::abs(a.mv_y - start.mv_y) <= 2;
+            const bool valid = xme::reference::halfpel_candidate_valid(bx * b, by * b, a.mv_x, a.mv_y,
+                                                                       current.width(), current.height(), params);
+            const bool block_ok = near_integer_winner && valid && cost <= e.cost + tolerance &&
+                                  a.cost <= cost + tolerance && cost <= a.cost + tolerance &&
+                                  a.candidates == e.candidates;
+            CHECK(block_ok);
+            within = within && block_ok;
         }
     }
+    return within;
 }
 
 void report_filtered_tally() {
@@ -83,29 +82,75 @@ void report_filtered_tally() {
     filtered_tally = {};
 }
 
+xme::test::ConformanceTable table;
+
+// The pairs a row runs: one; three for the temporal predictor (pairs 2 and 3 are (cur, ref) and
+// (ref, cur) again), so that predictors flow from pair to pair and across a refresh.
+std::vector<std::pair<const xme::Plane*, const xme::Plane*>> pairs_for(const xme::SearchParams& params,
+                                                                        const xme::Plane& reference,
+                                                                        const xme::Plane& current) {
+    if (params.predictor != xme::Predictor::temporal) return {{&reference, &current}};
+    return {{&reference, &current}, {&current, &reference}, {&reference, &current}};
+}
+
+bool segment_starts(const xme::SearchParams& params, std::size_t pair_index) {
+    return params.refresh > 0 ? pair_index % static_cast<std::size_t>(params.refresh) == 0 : pair_index == 0;
+}
+
+// Runs one row (operation and frames) on every device under test and checks each against the
+// reference, recording the row's status in the table.
 void check_against_reference(const xme::Plane& reference, const xme::Plane& current, const xme::SearchParams& params,
-                             const std::string& what) {
-    const xme::MotionField expected = xme::reference::estimate(reference.view(), current.view(), params);
+                             const std::string& what, const std::string& operation) {
+    const auto pairs = pairs_for(params, reference, current);
+    std::vector<xme::MotionField> expected;  // computed once a device supports the row
+    const auto compute_expected = [&] {
+        for (std::size_t i = expected.size(); i < pairs.size(); ++i) {
+            const xme::MotionField* previous = segment_starts(params, i) ? nullptr : &expected.back();
+            expected.push_back(xme::reference::estimate(pairs[i].first->view(), pairs[i].second->view(), params, previous));
+        }
+    };
     for (const auto& dut : all_devices()) {
         xme::SessionOptions options;
         options.params = params;
         options.variant = dut.variant;
         options.width = current.width();
         options.height = current.height();
-        const auto actual = xme::estimate_pair(*dut.device, options, reference.view(), current.view());
-        INFO(dut.device->info().name, " variant ", dut.variant, ", ", what, ", block ", params.block_size, " range ",
-             params.range, " ", to_string(params.border), " ", to_string(params.algorithm));
-        if (filtered_half_pel(dut, params)) {
-            check_within_filter_tolerance(reference, current, params, expected, actual);
+        const xme::Support support = dut.device->supports(options);
+        if (!support.supported) {
+            table.not_supported(operation, dut, support.reason);
+            CHECK_THROWS_AS(static_cast<void>(dut.device->open_session(options)), xme::Error);
             continue;
         }
-        const std::string difference = xme::test::first_difference(expected, actual);
-        CHECK_MESSAGE(difference.empty(), difference);
+        INFO(dut.device->info().name, " variant ", dut.variant, ", ", what, ", block ", params.block_size, " range ",
+             params.range, " ", to_string(params.border), " ", operation);
+        compute_expected();
+        auto session = dut.device->open_session(options);
+        bool row_passed = true;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            xme::FramePair pair{static_cast<std::int64_t>(2 * i), pairs[i].first->view(),
+                                static_cast<std::int64_t>(2 * i + 1), pairs[i].second->view()};
+            pair.segment_start = segment_starts(params, i);
+            session->submit(pair);
+            const xme::MotionField actual = session->receive().field;
+            if (support.tolerance > 0) {
+                row_passed = check_within_filter_tolerance(*pairs[i].first, *pairs[i].second, params, expected[i],
+                                                           actual, support.tolerance) &&
+                             row_passed;
+                continue;
+            }
+            const std::string difference = xme::test::first_difference(expected[i], actual);
+            CHECK_MESSAGE(difference.empty(), "pair ", i, ": ", difference);
+            row_passed = row_passed && difference.empty();
+        }
+        if (row_passed) {
+            table.passed(operation, dut);
+        } else {
+            table.failed(operation, dut);
+        }
     }
 }
 
 const xme::BorderMode borders[] = {xme::BorderMode::pad, xme::BorderMode::restrict};
-const xme::Algorithm algorithms[] = {xme::Algorithm::full_search, xme::Algorithm::full_search_hpel};
 
 }  // namespace
 
@@ -115,7 +160,38 @@ TEST_SUITE("conformance") {
         for (const auto& dut : all_devices()) MESSAGE("testing ", dut.device->info().name, " variant ", dut.variant);
     }
 
-    TEST_CASE("random frames: every block size, border mode, algorithm, odd sizes and ranges") {
+    TEST_CASE("operations: every chain, rate term and predictor on random and extreme frames") {
+        auto rng = xme::test::rng_for("conformance operations");
+        struct Size {
+            int width;
+            int height;
+        };
+        std::uniform_int_distribution<int> random_extent(1, 70);
+        const Size sizes[] = {{33, 17}, {1, 1}, {48, 40}, {random_extent(rng), random_extent(rng)}};
+        const int ranges[] = {0, 3, 7, 16};
+        const xme::test::Content contents[] = {xme::test::Content::noise, xme::test::Content::few_levels,
+                                               xme::test::Content::moving_texture, xme::test::Content::extreme};
+        int case_index = 0;
+        for (const int block : {4, 8, 16, 32}) {
+            for (const auto border : borders) {
+                for (auto& row : xme::test::operation_rows(block, border)) {
+                    const Size size = sizes[case_index % 4];
+                    const auto content = contents[(case_index / 4) % 4];
+                    row.params.range = ranges[(case_index / 2) % 4];
+                    ++case_index;
+                    const auto frames = xme::test::make_pair(content, size.width, size.height, rng);
+                    check_against_reference(frames.reference, frames.current, row.params,
+                                            std::string(to_string(content)) + " " + std::to_string(size.width) +
+                                                "x" + std::to_string(size.height),
+                                            row.label);
+                }
+            }
+        }
+        table.report("conformance table, operations");
+        report_filtered_tally();
+    }
+
+    TEST_CASE("random frames: full search, every block size, border mode, refinement, odd sizes and ranges") {
         auto rng = xme::test::rng_for("conformance random");
         struct Size {
             int width;
@@ -125,28 +201,30 @@ TEST_SUITE("conformance") {
         const Size sizes[] = {{33, 17}, {1, 1}, {64, 48}, {97, 61}, {random_extent(rng), random_extent(rng)}};
         const int ranges[] = {0, 1, 3, 7, 16};
         const xme::test::Content contents[] = {xme::test::Content::noise, xme::test::Content::few_levels,
-                                               xme::test::Content::moving_texture};
+                                               xme::test::Content::moving_texture, xme::test::Content::extreme};
         int case_index = 0;
         for (const Size size : sizes) {
             for (const int block : {4, 8, 16, 32}) {
                 for (const auto border : borders) {
-                    for (const auto algorithm : algorithms) {
+                    for (const auto subpel : {xme::Subpel::none, xme::Subpel::hpel}) {
                         for (const int range : ranges) {
-                            const auto content = contents[case_index++ % 3];
+                            const auto content = contents[case_index++ % 4];
                             const auto frames = xme::test::make_pair(content, size.width, size.height, rng);
-                            xme::SearchParams params{block, range, border, algorithm};
+                            xme::SearchParams params{block, range, border, xme::SearchMethod::full, subpel};
                             check_against_reference(frames.reference, frames.current, params,
                                                     std::string(to_string(content)) + " " + std::to_string(size.width) +
-                                                        "x" + std::to_string(size.height));
+                                                        "x" + std::to_string(size.height),
+                                                    xme::test::describe_operation(params));
                         }
                     }
                 }
             }
         }
+        table.report("conformance table, full search");
         report_filtered_tally();
     }
 
-    TEST_CASE("real frames from the clips") {
+    TEST_CASE("real frames from the clips: every operation") {
         struct Clip {
             const char* name;
             int left;
@@ -161,13 +239,14 @@ TEST_SUITE("conformance") {
             }
             for (const int block : {4, 8, 16, 32}) {
                 for (const auto border : borders) {
-                    for (const auto algorithm : algorithms) {
-                        xme::SearchParams params{block, block == 4 ? 6 : 12, border, algorithm};
-                        check_against_reference((*frames)[0], (*frames)[2], params, clip.name);
+                    for (auto& row : xme::test::operation_rows(block, border)) {
+                        row.params.range = block == 4 ? 6 : 12;
+                        check_against_reference((*frames)[0], (*frames)[2], row.params, clip.name, row.label);
                     }
                 }
             }
         }
+        table.report("conformance table, real frames");
         report_filtered_tally();
     }
 }

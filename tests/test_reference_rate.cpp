@@ -110,10 +110,10 @@ TEST_SUITE("reference") {
         CHECK(spatial_predictor(finals, 3, 3, 2, 1) == MotionVector{8, 2});
         // Bottom row, left: A outside, B = (6, -6), C = (8, 10): median(0, 6, 8) = 6, (0, -6, 10) = 0.
         CHECK(spatial_predictor(finals, 3, 3, 0, 2) == MotionVector{6, 0});
-        // A frame one block wide: only B available, A and C (and D) count as (0, 0): SPEC's rules give
-        // median(0, B, 0) = 0. (H.264 and x264 would take B alone here; reported to the lead.)
+        // A frame one block wide: only B available, so B is the predictor (SPEC §8, as H.264 8.4.1.3.1
+        // with one reference picture), not median(0, B, 0) = 0.
         const std::vector<MotionVector> column = {{4, 8}, later};
-        CHECK(spatial_predictor(column, 1, 2, 0, 1) == MotionVector{0, 0});
+        CHECK(spatial_predictor(column, 1, 2, 0, 1) == MotionVector{4, 8});
         CHECK_THROWS_AS((void)spatial_predictor(column, 1, 2, 1, 0), xme::Error);
         CHECK_THROWS_AS((void)spatial_predictor(column, 2, 2, 0, 0), xme::Error);
     }

@@ -195,13 +195,14 @@ TEST_SUITE("reference") {
         CHECK(result.mv == MotionVector{2, 0});
         CHECK(result.cost == 0);
         CHECK(result.candidates == 9);
-        // lambda 100, p = (8, 0): J(2,0) = 0 + 100*(se(-6) + se(0)) = 100*(7+1) = 800;
-        // J(4,0) = 512 + 100*(se(-4)+1) = 512 + 800 = 1312; J(6,0) = 1024 + 100*(5+1) = 1624. (2, 0) stays.
+        // lambda 100, p = (8, 0), and cost4's rate weight 4 * lambda = 400 (SPEC §8):
+        // J(2,0) = 0 + 400*(se(-6) + se(0)) = 400*(7+1) = 3200; J(4,0) = 512 + 400*(se(-4)+1) = 3712;
+        // J(6,0) = 1024 + 400*(5+1) = 3424. (2, 0) stays.
         search.lambda = 100;
         search.predictor = {8, 0};
         result = ref::refine_hpel(search, {4, 0});
         CHECK(result.mv == MotionVector{2, 0});
-        CHECK(result.cost == 800);
+        CHECK(result.cost == 3200);
         search.width = 4;
         CHECK_THROWS_AS((void)ref::refine_hpel(search, {4, 0}), xme::Error);
     }

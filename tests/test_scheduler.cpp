@@ -56,7 +56,7 @@ Run schedule(xme::Policy policy, const std::vector<std::string>& devices, const 
     xme::ScheduleOptions options{policy, devices, {}};
     // A range large enough that the reference is much slower than the CPU backend: under split, the
     // CPU then always comes back for more pairs, which the failure test relies on.
-    options.session.params = {8, 10, xme::BorderMode::pad, xme::Algorithm::full_search_hpel};
+    options.session.params = {8, 10, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::hpel};
     options.session.width = planes.front().width();
     options.session.height = planes.front().height();
     xme::Scheduler scheduler(registry, options);
@@ -99,13 +99,22 @@ TEST_SUITE("scheduler") {
         const auto planes = clip_or_synthetic();
         const Run mirror = schedule(xme::Policy::mirror, devices, planes);
         REQUIRE(mirror.pairs.size() == frame_count - 1);
-        const xme::SearchParams params{8, 10, xme::BorderMode::pad, xme::Algorithm::full_search_hpel};
+        const xme::SearchParams params{8, 10, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::hpel};
+        // SPEC §6: the least precise device's own bound (texture-filtered half-pel), 0 when all are exact.
+        std::uint32_t tolerance = 0;
+        for (const auto& name : devices) {
+            xme::SessionOptions options;
+            options.params = params;
+            options.width = planes.front().width();
+            options.height = planes.front().height();
+            tolerance = std::max(tolerance, registry.open(name)->supports(options).tolerance);
+        }
         for (const auto& pair : mirror.pairs) {
             REQUIRE(pair.results.size() == devices.size());
             for (std::size_t d = 1; d < devices.size(); ++d) {
                 const auto agreement = xme::compare_fields(pair.reference->luma.view(), pair.current->luma.view(), params,
                                                            pair.results[0].result.field, pair.results[d].result.field,
-                                                           xme::filtered_halfpel_tolerance(params));
+                                                           tolerance);
                 CHECK_MESSAGE(agreement.agrees(), devices[d], " disagrees with ", devices[0], " at frame ", pair.frame);
             }
         }

@@ -37,12 +37,29 @@ const char* to_string(Content content) {
         case Content::noise: return "noise";
         case Content::few_levels: return "few-levels";
         case Content::moving_texture: return "moving-texture";
+        case Content::extreme: return "extreme";
     }
     return "?";
 }
 
 PlanePair make_pair(Content content, int width, int height, std::mt19937_64& rng) {
     PlanePair pair{Plane(width, height), Plane(width, height)};
+    if (content == Content::extreme) {
+        // 0/255 checkerboards of random phase and period 1 or 2: the largest SADs and SATDs, and the
+        // largest intermediates (and clipping) of the 6-tap filter.
+        std::uniform_int_distribution<int> phase(0, 1);
+        const int period_ref = 1 + phase(rng);
+        const int period_cur = 1 + phase(rng);
+        const int shift_ref = phase(rng);
+        const int shift_cur = phase(rng);
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) {
+                pair.reference.at(x, y) = ((x / period_ref + y / period_ref + shift_ref) % 2) != 0 ? 255 : 0;
+                pair.current.at(x, y) = ((x / period_cur + y + shift_cur) % 2) != 0 ? 255 : 0;
+            }
+        }
+        return pair;
+    }
     // few_levels makes many candidates tie on cost, which exercises the tie-break key.
     const int levels = content == Content::few_levels ? 3 : 256;
     std::uniform_int_distribution<int> pixel(0, levels - 1);
@@ -124,11 +141,11 @@ void release_devices_under_test() { opened_devices().reset(); }
 
 std::string first_difference(const MotionField& expected, const MotionField& actual) {
     if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||
-        expected.cost_scale != actual.cost_scale) {
+        expected.cost_kind != actual.cost_kind) {
         return "field shape differs: expected " + std::to_string(expected.blocks_x) + "x" +
-               std::to_string(expected.blocks_y) + " scale " + std::to_string(expected.cost_scale) + ", got " +
-               std::to_string(actual.blocks_x) + "x" + std::to_string(actual.blocks_y) + " scale " +
-               std::to_string(actual.cost_scale);
+               std::to_string(expected.blocks_y) + " " + to_string(expected.cost_kind) + ", got " +
+               std::to_string(actual.blocks_x) + "x" + std::to_string(actual.blocks_y) + " " +
+               to_string(actual.cost_kind);
     }
     for (int by = 0; by < expected.blocks_y; ++by) {
         for (int bx = 0; bx < expected.blocks_x; ++bx) {
@@ -137,8 +154,9 @@ std::string first_difference(const MotionField& expected, const MotionField& act
             if (e == a) continue;
             return "block (" + std::to_string(bx) + "," + std::to_string(by) + "): reference mv (" +
                    std::to_string(e.mv_x) + "," + std::to_string(e.mv_y) + ") cost " + std::to_string(e.cost) +
-                   ", device mv (" + std::to_string(a.mv_x) + "," + std::to_string(a.mv_y) + ") cost " +
-                   std::to_string(a.cost);
+                   " after " + std::to_string(e.candidates) + " candidates, device mv (" + std::to_string(a.mv_x) +
+                   "," + std::to_string(a.mv_y) + ") cost " + std::to_string(a.cost) + " after " +
+                   std::to_string(a.candidates) + " candidates";
         }
     }
     return {};

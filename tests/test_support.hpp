@@ -19,7 +19,8 @@ namespace xme::test {
 // A generator for one test, derived from the run seed and the test's name.
 [[nodiscard]] std::mt19937_64 rng_for(const std::string& test_name);
 
-enum class Content { noise, few_levels, moving_texture };
+// extreme: 0/255 checkerboards (the largest costs and filter intermediates).
+enum class Content { noise, few_levels, moving_texture, extreme };
 [[nodiscard]] const char* to_string(Content content);
 
 // A pair (reference, current) of the given content; moving_texture moves by a random vector.

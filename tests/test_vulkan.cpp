@@ -47,14 +47,16 @@ void check_equal(const xme::MotionField& expected, const xme::MotionField& actua
     CHECK_MESSAGE(difference.empty(), difference);
 }
 
-// Variants and algorithms whose results are bit-exact here: the legacy half-pel may be filtered.
-std::vector<std::pair<std::string, xme::Algorithm>> exact_cases(const xme::Device& device) {
-    std::vector<std::pair<std::string, xme::Algorithm>> cases;
-    const auto& filtered = device.info().filtered_variants;
+// Variants and refinements whose results are bit-exact here (the device says so: tolerance 0); the
+// legacy half-pel may be filtered.
+std::vector<std::pair<std::string, xme::Subpel>> exact_cases(const xme::Device& device) {
+    std::vector<std::pair<std::string, xme::Subpel>> cases;
     for (const auto& variant : device.info().variants) {
-        cases.emplace_back(variant, xme::Algorithm::full_search);
-        if (std::find(filtered.begin(), filtered.end(), variant) == filtered.end()) {
-            cases.emplace_back(variant, xme::Algorithm::full_search_hpel);
+        for (const auto subpel : {xme::Subpel::none, xme::Subpel::hpel}) {
+            xme::SessionOptions options;
+            options.params = {8, 4, xme::BorderMode::pad, xme::SearchMethod::full, subpel};
+            options.variant = variant;
+            if (device.supports(options).tolerance == 0) cases.emplace_back(variant, subpel);
         }
     }
     return cases;
@@ -71,7 +73,7 @@ TEST_SUITE("conformance") {
         for (const int block : {4, 8, 16}) {
             for (const int pe_count : {1, 7, 64, block * block}) {
                 const xme::SearchParams params{block, 5, xme::BorderMode::restrict,
-                                               xme::Algorithm::full_search};
+                                               xme::SearchMethod::full};
                 INFO("block ", block, " P ", pe_count);
                 auto session = xme::vulkan::open_tuned_session(
                     *device, options_for(frames.current, params, "legacy"), {pe_count});
@@ -80,7 +82,7 @@ TEST_SUITE("conformance") {
                             session->receive().field);
             }
         }
-        const xme::SearchParams params{8, 1, xme::BorderMode::pad, xme::Algorithm::full_search};
+        const xme::SearchParams params{8, 1, xme::BorderMode::pad, xme::SearchMethod::full};
         CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(
                             *device, options_for(frames.current, params, "legacy"), {-1})),
                         xme::Error);
@@ -99,7 +101,7 @@ TEST_SUITE("conformance") {
                     const int range = block == 8                   ? 3
                                       : block == 16 && strip == 12 ? 40
                                                                    : 16;  // 40: several tiles
-                    const xme::SearchParams params{block, range, border, xme::Algorithm::full_search_hpel};
+                    const xme::SearchParams params{block, range, border, xme::SearchMethod::full, xme::Subpel::hpel};
                     INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block);
                     std::unique_ptr<xme::MotionSession> session;
                     try {
@@ -131,9 +133,9 @@ TEST_SUITE("conformance") {
         // Consecutive pairs (each frame uploaded once), a pair out of order and a frame against itself.
         const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
                                                         {6, 5}, {5, 5}, {5, 7}, {0, 1}};
-        for (const auto& [variant, algorithm] : exact_cases(*device)) {
-            const xme::SearchParams params{8, 4, xme::BorderMode::pad, algorithm};
-            INFO("variant ", variant, " ", to_string(algorithm));
+        for (const auto& [variant, subpel] : exact_cases(*device)) {
+            const xme::SearchParams params{8, 4, xme::BorderMode::pad, xme::SearchMethod::full, subpel};
+            INFO("variant ", variant, " ", chain_name(params));
             auto session = device->open_session(options_for(video[0], params, variant));
             std::size_t received = 0;
             const auto check_next = [&] {
@@ -160,10 +162,10 @@ TEST_SUITE("conformance") {
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan large range");
         const auto frames = xme::test::make_pair(xme::test::Content::noise, 27, 19, rng);
-        for (const auto& [variant, algorithm] : exact_cases(*device)) {
+        for (const auto& [variant, subpel] : exact_cases(*device)) {
             for (const int range : {40, 70}) {
-                const xme::SearchParams params{8, range, xme::BorderMode::pad, algorithm};
-                INFO("variant ", variant, " ", to_string(algorithm), " range ", range);
+                const xme::SearchParams params{8, range, xme::BorderMode::pad, xme::SearchMethod::full, subpel};
+                INFO("variant ", variant, " ", chain_name(params), " range ", range);
                 check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
                             xme::estimate_pair(*device, options_for(frames.current, params, variant),
                                                frames.reference.view(), frames.current.view()));

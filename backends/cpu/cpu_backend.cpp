@@ -14,6 +14,7 @@
 #include "hpel_refine.hpp"
 #include "padded_frame.hpp"
 #include "xme/backend.hpp"
+#include "xme/accounting.hpp"
 #include "xme/error.hpp"
 #include "xme/search_key.hpp"
 
@@ -112,9 +113,9 @@ protected:
         check_size(pair.current, "current");
         const auto start = std::chrono::steady_clock::now();
         const SearchFrames frames = pad(pair);
-        const bool refine = options_.params.algorithm == Algorithm::full_search_hpel;
+        const bool refine = options_.params.subpel == Subpel::hpel;
         PairResult result{pair.current_id, MotionField(options_.width, options_.height, options_.params.block_size,
-                                                       refine ? 4 : 1),
+                                                       cost_kind_of(options_.params)),
                           0};
         const int blocks = blocks_x_ * blocks_y_;
 #pragma omp parallel num_threads(threads_)
@@ -135,6 +136,7 @@ protected:
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
             }
         }
+        set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (faults_.perturb) result.field.blocks.front().mv_x = static_cast<std::int16_t>(result.field.blocks.front().mv_x + 4);
         return result;
@@ -207,7 +209,11 @@ public:
     [[nodiscard]] std::optional<SadPeak> measure_sad_peak() override {
         return measure_kernel_sad_peak(info_.variants.front());
     }
+    [[nodiscard]] Support supports(const SessionOptions& options) const override {
+        return full_search_chains_only(info_, options);
+    }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        require_supported(supports(options));
         return std::make_unique<CpuSession>(options, checked_variant(info_, options));
     }
 

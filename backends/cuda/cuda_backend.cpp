@@ -24,7 +24,7 @@ constexpr int kOldestSupported = 75;  // compute capability 7.5 (GeForce GTX 16x
 
 const std::vector<std::string>& variant_names() {
     // The first is the default. Half-pel refinement is bit-exact in all of them (fast-texture included:
-    // see hpel_texture.cu), so none is listed in DeviceInfo::filtered_variants.
+    // see hpel_texture.cu), so every one is checked with tolerance 0.
     static const std::vector<std::string> names{"fast", "fast-texture", "global", "shared", "candidate"};
     return names;
 }
@@ -107,7 +107,12 @@ public:
 
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
 
+    [[nodiscard]] Support supports(const SessionOptions& options) const override {
+        return full_search_chains_only(info_, options);
+    }
+
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        require_supported(supports(options));
         SessionConfig config;
         config.ordinal = ordinal_;
         config.device_name = info_.name;

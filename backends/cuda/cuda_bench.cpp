@@ -23,7 +23,7 @@
 
 namespace {
 
-using xme::Algorithm;
+using xme::Subpel;
 using xme::BorderMode;
 
 // A textured frame moved by (shift_x, shift_y) plus noise: realistic motion with ties in flat parts.
@@ -55,10 +55,10 @@ std::string first_difference(const xme::MotionField& expected, const xme::Motion
     return {};
 }
 
-xme::SessionOptions options_for(int width, int height, int block, int range, BorderMode border, Algorithm algorithm,
+xme::SessionOptions options_for(int width, int height, int block, int range, BorderMode border, Subpel subpel,
                                 const std::string& variant) {
     xme::SessionOptions options;
-    options.params = {block, range, border, algorithm};
+    options.params = {block, range, border, xme::SearchMethod::full, subpel};
     options.variant = variant;
     options.width = width;
     options.height = height;
@@ -74,17 +74,17 @@ void report(const std::string& what, const std::string& difference) {
 }
 
 void check_single(xme::Device& device, int width, int height, int block, int range, BorderMode border,
-                  Algorithm algorithm, const std::vector<std::string>& variants) {
+                  Subpel subpel, const std::vector<std::string>& variants) {
     const xme::Plane reference = make_frame(width, height, 0, 0, 1, 40);
     const xme::Plane current = make_frame(width, height, 3, -2, 2, 40);
-    const xme::SearchParams params{block, range, border, algorithm};
+    const xme::SearchParams params{block, range, border, xme::SearchMethod::full, subpel};
     const xme::MotionField expected = xme::reference::estimate(reference.view(), current.view(), params);
     for (const auto& variant : variants) {
-        const auto options = options_for(width, height, block, range, border, algorithm, variant);
+        const auto options = options_for(width, height, block, range, border, subpel, variant);
         const auto actual = xme::estimate_pair(device, options, reference.view(), current.view());
         report(variant + " " + std::to_string(width) + "x" + std::to_string(height) + " block " + std::to_string(block) +
                    " range " + std::to_string(range) + " " + std::string(to_string(border)) + " " +
-                   std::string(to_string(algorithm)),
+                   xme::chain_name(params),
                first_difference(expected, actual));
     }
 }
@@ -94,7 +94,7 @@ void check_stream(xme::Device& device, const std::string& variant, const std::ve
     constexpr int width = 64, height = 48;
     std::vector<xme::Plane> frames;
     for (int i = 0; i < 8; ++i) frames.push_back(make_frame(width, height, 2 * i, i, 10 + static_cast<std::uint32_t>(i), 20));
-    const auto options = options_for(width, height, 8, 7, BorderMode::pad, Algorithm::full_search_hpel, variant);
+    const auto options = options_for(width, height, 8, 7, BorderMode::pad, Subpel::hpel, variant);
     auto session = device.open_session(options);
     for (const auto& [ref, cur] : pairs) session->submit({ref, frames[static_cast<std::size_t>(ref)].view(), cur, frames[static_cast<std::size_t>(cur)].view()});
     std::string difference;
@@ -112,13 +112,13 @@ void check_stream(xme::Device& device, const std::string& variant, const std::ve
 int run_check(xme::Device& device) {
     const auto& all = device.info().variants;
     const std::vector<std::string> tiled{"fast", "fast-texture", "candidate"};
-    check_single(device, 3, 2, 4, 4095, BorderMode::pad, Algorithm::full_search_hpel, tiled);
-    check_single(device, 5, 3, 4, 4095, BorderMode::restrict, Algorithm::full_search_hpel, all);
-    check_single(device, 33, 17, 8, 100, BorderMode::pad, Algorithm::full_search_hpel, all);
-    check_single(device, 33, 17, 8, 100, BorderMode::restrict, Algorithm::full_search_hpel, all);
-    check_single(device, 70, 40, 32, 40, BorderMode::pad, Algorithm::full_search_hpel, all);
-    check_single(device, 70, 40, 32, 40, BorderMode::restrict, Algorithm::full_search, all);
-    check_single(device, 131, 77, 4, 23, BorderMode::pad, Algorithm::full_search, all);
+    check_single(device, 3, 2, 4, 4095, BorderMode::pad, Subpel::hpel, tiled);
+    check_single(device, 5, 3, 4, 4095, BorderMode::restrict, Subpel::hpel, all);
+    check_single(device, 33, 17, 8, 100, BorderMode::pad, Subpel::hpel, all);
+    check_single(device, 33, 17, 8, 100, BorderMode::restrict, Subpel::hpel, all);
+    check_single(device, 70, 40, 32, 40, BorderMode::pad, Subpel::hpel, all);
+    check_single(device, 70, 40, 32, 40, BorderMode::restrict, Subpel::none, all);
+    check_single(device, 131, 77, 4, 23, BorderMode::pad, Subpel::none, all);
     for (const auto& variant : all) {
         check_stream(device, variant, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}});
         check_stream(device, variant, {{3, 1}, {1, 3}, {2, 2}, {0, 6}, {6, 0}, {5, 5}, {1, 2}});
@@ -131,7 +131,7 @@ int run_race(xme::Device& device) {
     for (const int block : {4, 16, 32}) {
         for (const int range : {3, 40}) {
             for (const BorderMode border : {BorderMode::pad, BorderMode::restrict}) {
-                check_single(device, 40, 24, block, range, border, Algorithm::full_search, {"shared", "candidate"});
+                check_single(device, 40, 24, block, range, border, Subpel::none, {"shared", "candidate"});
             }
         }
     }
@@ -186,17 +186,17 @@ int run_time(xme::Device& device, int width, int height, int block, int range, c
                 block, range);
     std::printf("%-13s %-8s %-9s %10s %10s %9s %8s %10s\n", "variant", "algo", "mode", "device ms", "frames/s", "Gpx/s",
                 "of peak", "wall fps");
-    for (const Algorithm algorithm : {Algorithm::full_search, Algorithm::full_search_hpel}) {
+    for (const Subpel subpel : {Subpel::none, Subpel::hpel}) {
         xme::MotionField baseline;
         for (const auto& variant : device.info().variants) {
             if (!only.empty() && ("," + only + ",").find("," + variant + ",") == std::string::npos) continue;
-            const auto options = options_for(width, height, block, range, BorderMode::pad, algorithm, variant);
+            const auto options = options_for(width, height, block, range, BorderMode::pad, subpel, variant);
             const double comparisons = static_cast<double>(xme::pixel_comparisons(width, height, options.params));
             for (const bool streaming : {false, true}) {
                 const Timing t = time_variant(device, options, frames, streaming);
                 const double gpx = comparisons / t.median_seconds / 1e9;
                 std::printf("%-13s %-8s %-9s %10.3f %10.0f %9.1f %7.1f%% %10.0f\n", variant.c_str(),
-                            std::string(to_string(algorithm)).c_str(), streaming ? "streaming" : "cached",
+                            xme::chain_name(options.params).c_str(), streaming ? "streaming" : "cached",
                             t.median_seconds * 1e3, 1.0 / t.median_seconds, gpx,
                             peak_px > 0 ? 100.0 * gpx * 1e9 / peak_px : 0.0, 1.0 / t.wall_seconds_per_pair);
                 if (streaming) continue;

@@ -18,6 +18,7 @@
 #include "cuda_check.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
+#include "xme/accounting.hpp"
 #include "xme/error.hpp"
 #include "xme/search_key.hpp"
 
@@ -236,7 +237,7 @@ private:
                 check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
                 break;
         }
-        if (params_.algorithm != Algorithm::full_search_hpel) return;
+        if (params_.subpel != Subpel::hpel) return;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
         } else {
@@ -273,8 +274,7 @@ private:
         XME_CUDA_CHECK(cudaEventSynchronize(s.done.get()), site);
         float milliseconds = 0;
         XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
-        const bool refined = params_.algorithm == Algorithm::full_search_hpel;
-        MotionField field(config_.options.width, config_.options.height, params_.block_size, refined ? 4 : 1);
+        MotionField field(config_.options.width, config_.options.height, params_.block_size, cost_kind_of(params_));
         const std::uint64_t* keys = s.keys_host;
         for (std::size_t i = 0; i < field.blocks.size(); ++i) {
             const std::uint64_t key = keys[i];
@@ -285,6 +285,7 @@ private:
             field.blocks[i] = {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
                                key_cost(key)};
         }
+        set_full_search_candidates(field, config_.options.width, config_.options.height, params_);
         e.result.field = std::move(field);
         e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
         e.finished = true;

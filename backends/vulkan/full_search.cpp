@@ -57,7 +57,7 @@ public:
         const Int2 padded_size{blocks_x * b, blocks_y * b};
         const int block_count = blocks_x * blocks_y;
         const int restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
-        const int refine = options.params.algorithm == Algorithm::full_search_hpel ? 1 : 0;
+        const int refine = options.params.subpel == Subpel::hpel ? 1 : 0;
         search_params_ = {frame_size,      padded_size,    blocks_x,       block_count,  options.params.range,
                           restrict_border, shape_.tiles_x, shape_.tiles_y, shape_.splits};
         refine_params_ = {frame_size,    padded_size,     blocks_x, block_count,

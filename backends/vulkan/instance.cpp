@@ -253,8 +253,6 @@ DeviceInfo describe_device(const Instance& instance, int index) {
         version_text(properties.apiVersion) + ", " + std::to_string(local_bytes >> 20) + " MiB, " +
         std::to_string(properties.limits.maxComputeSharedMemorySize / 1024) + " KiB shared memory";
     info.variants = {"fast", "legacy"};
-    // Until a probe on the opened device shows its filter exact (filter_probe.cpp).
-    info.filtered_variants = {"legacy"};
     info.preference = preference_of(properties.deviceType);
     if (properties.apiVersion < VK_API_VERSION_1_1) {
         info.available = false;

@@ -29,7 +29,7 @@ public:
         pass1_params_ = {padded_size, blocks,   options.params.range, restrict_border, pe_count,
                          pe_width,    pe_height};
         pass2_params_ = {padded_size,     blocks,
-                         restrict_border, options.params.algorithm == Algorithm::full_search_hpel ? 1 : 0,
+                         restrict_border, options.params.subpel == Subpel::hpel ? 1 : 0,
                          pe_count,        pe_width};
 
         Context& context = resources.context;

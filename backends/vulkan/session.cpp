@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "xme/accounting.hpp"
 #include "xme/error.hpp"
 
 namespace xme::vulkan {
@@ -243,8 +244,7 @@ void VulkanSession::finish_oldest() {
     }
     ++pairs_done_;
 
-    const bool refined = options_.params.algorithm == Algorithm::full_search_hpel;
-    result.field = MotionField(options_.width, options_.height, options_.params.block_size, refined ? 4 : 1);
+    result.field = MotionField(options_.width, options_.height, options_.params.block_size, cost_kind_of(options_.params));
     const std::uint8_t* words = submission.readback.mapped();
     for (std::size_t i = 0; i < result.field.blocks.size(); ++i) {
         std::uint32_t vector = 0;
@@ -254,6 +254,7 @@ void VulkanSession::finish_oldest() {
         result.field.blocks[i] = {static_cast<std::int16_t>(vector & 0xFFFF),
                                   static_cast<std::int16_t>(vector >> 16), cost};
     }
+    set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
     context_.check_validation("while computing " + what);
     finished_.push_back(std::move(result));
 }

@@ -22,14 +22,13 @@ public:
     VulkanDevice(const std::shared_ptr<Instance>& instance, int index)
         : context_(std::make_shared<Context>(instance, index)), info_(describe_device(*instance, index)) {
         // The legacy variant's half-pel samples come from the sampler; tested bit-exactly where exact.
-        const int filter_error = measure_filter_error(*context_);
-        if (filter_error == 0) {
-            info_.filtered_variants.clear();
+        filter_error_ = measure_filter_error(*context_);
+        if (filter_error_ == 0) {
             info_.description += ", exact half-pel filtering";
         } else {
             char grey[32];
             std::snprintf(grey, sizeof grey, "%g",
-                          filter_error / 4.0);  // cost4 units are quarter grey levels
+                          filter_error_ / 4.0);  // cost4 units are quarter grey levels
             info_.description += std::string(", half-pel filtering off by up to ") + grey + " grey level";
         }
         context_->check_validation("while probing the filtering of " + context_->name());
@@ -37,7 +36,16 @@ public:
 
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
 
+    // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
+    // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
+    [[nodiscard]] Support supports(const SessionOptions& options) const override {
+        const bool legacy = options.variant == "legacy";
+        const int b = options.params.block_size;
+        return full_search_chains_only(info_, options, legacy ? static_cast<std::uint32_t>(filter_error_ * b * b) : 0);
+    }
+
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
+        require_supported(supports(options));
         return open(options, {});
     }
 
@@ -56,6 +64,7 @@ public:
 private:
     std::shared_ptr<Context> context_;
     DeviceInfo info_;
+    int filter_error_ = 0;  // the filter probe's largest error, cost4 units per pixel
 };
 
 class VulkanBackend final : public Backend {

@@ -2,33 +2,41 @@
 
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
+#include "xme/reference_ops.hpp"
 
 namespace xme {
 namespace {
 
+// The distortion of the field's kind at a block's vector. Tolerances apply to chains without a rate
+// term (SPEC §6: only filtered half-pel samples differ, and no device with them supports lambda > 0).
 std::uint32_t reference_cost(PlaneView reference, PlaneView current, const SearchParams& params, int bx, int by,
                              const BlockMotion& motion) {
-    const int x = bx * params.block_size;
-    const int y = by * params.block_size;
-    if (params.algorithm == Algorithm::full_search_hpel) {
-        return reference::cost4(reference, current, x, y, params.block_size, motion.mv_x, motion.mv_y);
+    const int b = params.block_size;
+    const int x = bx * b;
+    const int y = by * b;
+    switch (cost_kind_of(params).distortion) {
+    case Distortion::cost4: return reference::cost4(reference, current, x, y, b, motion.mv_x, motion.mv_y);
+    case Distortion::satd: return reference::satd(reference, current, x, y, b, b, {motion.mv_x, motion.mv_y});
+    case Distortion::sad: break;
     }
-    return reference::sad(reference, current, x, y, params.block_size, motion.mv_x / 4, motion.mv_y / 4);
+    return reference::sad(reference, current, x, y, b, motion.mv_x / 4, motion.mv_y / 4);
+}
+
+void require_no_rate_under_tolerance(const SearchParams& params, std::uint32_t tolerance) {
+    if (tolerance > 0 && params.lambda > 0) {
+        throw Error(ErrorKind::unsupported, "a tolerance (SPEC §6) applies only to chains without a rate term");
+    }
 }
 
 }  // namespace
 
-std::uint32_t filtered_halfpel_tolerance(const SearchParams& params) {
-    if (params.algorithm != Algorithm::full_search_hpel) return 0;
-    return 4U * static_cast<std::uint32_t>(params.block_size * params.block_size);
-}
-
 Agreement compare_fields(PlaneView reference, PlaneView current, const SearchParams& params,
                          const MotionField& expected, const MotionField& actual, std::uint32_t tolerance) {
     if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||
-        expected.cost_scale != actual.cost_scale) {
-        throw Error(ErrorKind::mismatch, "motion fields of different shapes cannot be compared");
+        expected.cost_kind != actual.cost_kind) {
+        throw Error(ErrorKind::mismatch, "motion fields of different shapes or cost kinds cannot be compared");
     }
+    require_no_rate_under_tolerance(params, tolerance);
     Agreement agreement;
     for (int by = 0; by < expected.blocks_y; ++by) {
         for (int bx = 0; bx < expected.blocks_x; ++bx) {
@@ -38,7 +46,8 @@ Agreement compare_fields(PlaneView reference, PlaneView current, const SearchPar
             if (e == a) continue;
             ++agreement.blocks_different;
             BlockMismatch mismatch{bx, by, e, a, e.cost, a.cost};
-            if (tolerance > 0) {
+            // Under a tolerance the candidate counts of full search still agree; vectors may differ.
+            if (tolerance > 0 && e.candidates == a.candidates) {
                 mismatch.expected_reference_cost = reference_cost(reference, current, params, bx, by, e);
                 mismatch.actual_reference_cost = reference_cost(reference, current, params, bx, by, a);
                 if (mismatch.actual_reference_cost <= mismatch.expected_reference_cost + tolerance) continue;
@@ -51,6 +60,7 @@ Agreement compare_fields(PlaneView reference, PlaneView current, const SearchPar
 
 Agreement check_reported_costs(PlaneView reference, PlaneView current, const SearchParams& params,
                                const MotionField& field, std::uint32_t tolerance) {
+    require_no_rate_under_tolerance(params, tolerance);
     Agreement agreement;
     for (int by = 0; by < field.blocks_y; ++by) {
         for (int bx = 0; bx < field.blocks_x; ++bx) {
@@ -71,7 +81,8 @@ Agreement check_reported_costs(PlaneView reference, PlaneView current, const Sea
 
 std::string describe(const BlockMismatch& m, int block_size) {
     auto vector = [](const BlockMotion& b) {
-        return "(" + std::to_string(b.mv_x) + "," + std::to_string(b.mv_y) + ") cost " + std::to_string(b.cost);
+        return "(" + std::to_string(b.mv_x) + "," + std::to_string(b.mv_y) + ") cost " + std::to_string(b.cost) +
+               ", " + std::to_string(b.candidates) + " candidates";
     };
     return "block (" + std::to_string(m.block_x) + "," + std::to_string(m.block_y) + ") at pixel (" +
            std::to_string(m.block_x * block_size) + "," + std::to_string(m.block_y * block_size) + "): " +

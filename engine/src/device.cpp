@@ -21,6 +21,25 @@ PairResult SynchronousSession::receive() {
     return result;
 }
 
+Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options, std::uint32_t halfpel_tolerance) {
+    const SearchParams& p = options.params;
+    std::string missing;
+    const auto lacks = [&](bool condition, const std::string& what) {
+        if (condition) missing += (missing.empty() ? "" : ", ") + what;
+    };
+    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search");
+    lacks(p.subpel == Subpel::qpel, "quarter-pel refinement");
+    lacks(p.lambda > 0, "the rate term (lambda > 0)");
+    lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
+    if (missing.empty()) return Support::yes(p.subpel == Subpel::hpel ? halfpel_tolerance : 0);
+    return Support::no(device.name + " computes fs and fs+hpel only, without " + missing +
+                       ": run this chain with --backend reference (the scalar oracle: slow)");
+}
+
+void require_supported(const Support& support) {
+    if (!support.supported) throw Error(ErrorKind::unsupported, support.reason);
+}
+
 std::string checked_variant(const DeviceInfo& device, const SessionOptions& options) {
     options.params.validate();
     if (options.width < 1 || options.height < 1 || options.width > max_frame_dimension ||

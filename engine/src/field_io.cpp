@@ -17,7 +17,8 @@
 namespace xme {
 namespace {
 
-constexpr int columns = 7;  // frame, x, y, mv_x, mv_y, cost, cost_scale
+constexpr int columns = 9;  // frame, x, y, mv_x, mv_y, cost, cost_scale, cost_kind, candidates
+constexpr int cost_kind_column = 7;
 
 struct FileCloser {
     void operator()(std::FILE* file) const noexcept { std::fclose(file); }
@@ -33,7 +34,9 @@ std::array<std::int64_t, columns> block_row(std::int64_t frame_index, const Moti
             block.mv_x,
             block.mv_y,
             block.cost,
-            field.cost_scale};
+            field.cost_scale(),
+            cost_kind_code(field.cost_kind),
+            block.candidates};
 }
 
 class FileFieldWriter : public FieldWriter {
@@ -70,7 +73,7 @@ private:
 class CsvFieldWriter final : public FileFieldWriter {
 public:
     explicit CsvFieldWriter(const std::string& path) : FileFieldWriter(path) {
-        static constexpr char header[] = "frame,x,y,mv_x,mv_y,cost,cost_scale\n";
+        static constexpr char header[] = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
         put(header, sizeof header - 1);
     }
 
@@ -79,11 +82,11 @@ public:
         std::string text;
         for (int by = 0; by < field.blocks_y; ++by) {
             for (int bx = 0; bx < field.blocks_x; ++bx) {
-                const char* separator = "";
-                for (std::int64_t value : block_row(frame_index, field, bx, by)) {
-                    text += separator;
-                    text += std::to_string(value);
-                    separator = ",";
+                const auto row = block_row(frame_index, field, bx, by);
+                for (std::size_t column = 0; column < row.size(); ++column) {
+                    if (column > 0) text += ',';
+                    // The cost kind by name in CSV ("satd+rate"); NPY holds its code.
+                    text += column == cost_kind_column ? to_string(field.cost_kind) : std::to_string(row[column]);
                 }
                 text += '\n';
             }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "xme/reference_ops.hpp"
+
 namespace xme {
 namespace {
 
@@ -41,7 +43,10 @@ Plane predict_frame(PlaneView reference, const MotionField& field) {
     for (int y = 0; y < reference.height; ++y) {
         for (int x = 0; x < reference.width; ++x) {
             const BlockMotion& m = field.at(x / field.block_size, y / field.block_size);
-            predicted.at(x, y) = half_pel_sample(reference, x, y, m.mv_x, m.mv_y);
+            // SPEC §12: §10's vectors take H.264's samples; §4's the rounded bilinear averages.
+            predicted.at(x, y) = field.cost_kind.distortion == Distortion::satd
+                                     ? static_cast<std::uint8_t>(reference::h264_sample(reference, 4 * x + m.mv_x, 4 * y + m.mv_y))
+                                     : half_pel_sample(reference, x, y, m.mv_x, m.mv_y);
         }
     }
     return predicted;
@@ -50,7 +55,8 @@ Plane predict_frame(PlaneView reference, const MotionField& field) {
 FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field) {
     FrameMetrics metrics;
     metrics.total_cost = field.total_cost();
-    metrics.cost_scale = field.cost_scale;
+    metrics.cost_kind = field.cost_kind;
+    metrics.candidates = field.total_candidates();
     metrics.mc_psnr_db = luma_psnr(predict_frame(reference, field).view(), current);
     metrics.zero_psnr_db = luma_psnr(reference, current);
     return metrics;

@@ -1,41 +1,103 @@
 #include "xme/params.hpp"
 
+#include <array>
 #include <string>
+#include <utility>
 
 #include "xme/error.hpp"
 
 namespace xme {
+namespace {
+
+// One table per enumeration: the parser and to_string read the same names.
+template <class Enum, std::size_t N>
+using Names = std::array<std::pair<Enum, std::string_view>, N>;
+
+constexpr Names<BorderMode, 2> border_names{{{BorderMode::pad, "pad"}, {BorderMode::restrict, "restrict"}}};
+constexpr Names<SearchMethod, 5> search_names{{{SearchMethod::full, "fs"},
+                                               {SearchMethod::diamond, "dia"},
+                                               {SearchMethod::hexagon, "hex"},
+                                               {SearchMethod::ehds, "ehds"},
+                                               {SearchMethod::test_zone, "tz"}}};
+constexpr Names<Subpel, 3> subpel_names{
+    {{Subpel::none, "none"}, {Subpel::hpel, "hpel"}, {Subpel::qpel, "qpel"}}};
+constexpr Names<Predictor, 3> predictor_names{
+    {{Predictor::none, "none"}, {Predictor::temporal, "temporal"}, {Predictor::spatial, "spatial"}}};
+constexpr Names<WindowCentre, 2> centre_names{
+    {{WindowCentre::zero, "zero"}, {WindowCentre::predictor, "predictor"}}};
+
+template <class Enum, std::size_t N>
+Enum parse(const Names<Enum, N>& names, std::string_view name, const char* what) {
+    std::string allowed;
+    for (const auto& [value, text] : names) {
+        if (text == name) return value;
+        allowed += (allowed.empty() ? "" : ", ") + std::string(text);
+    }
+    throw Error(ErrorKind::invalid_argument,
+                "unknown " + std::string(what) + " '" + std::string(name) + "': use " + allowed);
+}
+
+template <class Enum, std::size_t N>
+std::string_view name_of(const Names<Enum, N>& names, Enum value) {
+    for (const auto& [candidate, text] : names) {
+        if (candidate == value) return text;
+    }
+    return "?";
+}
+
+void require(bool condition, const std::string& message) {
+    if (!condition) throw Error(ErrorKind::invalid_argument, message);
+}
+
+}  // namespace
 
 void SearchParams::validate() const {
-    if (block_size != 4 && block_size != 8 && block_size != 16 && block_size != 32) {
+    require(block_size == 4 || block_size == 8 || block_size == 16 || block_size == 32,
+            "block size " + std::to_string(block_size) + " is not supported: use 4, 8, 16 or 32");
+    require(range >= 0 && range <= max_search_range, "search range " + std::to_string(range) +
+                                                         " is out of bounds: use 0.." +
+                                                         std::to_string(max_search_range));
+    require(lambda >= 0 && lambda <= max_lambda,
+            "lambda " + std::to_string(lambda) + " is out of bounds: use 0.." + std::to_string(max_lambda));
+    require(refresh >= 0,
+            "refresh period " + std::to_string(refresh) + " is negative: use 0 (one segment) or more");
+    require(refresh == 0 || predictor == Predictor::temporal,
+            "a refresh period only applies to the temporal predictor: add --predictor temporal or drop "
+            "--refresh");
+    require(centre == WindowCentre::zero || predictor != Predictor::none,
+            "centring the window on the predictor needs a predictor: add --predictor temporal or spatial");
+    // SPEC §11: the pyramid's top level searches blocks of B/4.
+    require(search != SearchMethod::ehds || block_size >= 8,
+            "ehds searches blocks of B/2 and B/4 on its pyramid (SPEC §11): use a block size of 8 or more");
+}
+
+std::string chain_name(const SearchParams& params) {
+    std::string name(to_string(params.search));
+    if (params.subpel != Subpel::none) name += "+" + std::string(to_string(params.subpel));
+    return name;
+}
+
+void apply_chain_name(SearchParams& params, std::string_view name) {
+    const auto plus = name.find('+');
+    params.search = parse_search_method(name.substr(0, plus));
+    params.subpel = plus == std::string_view::npos ? Subpel::none : parse_subpel(name.substr(plus + 1));
+    if (params.subpel == Subpel::none && plus != std::string_view::npos) {
         throw Error(ErrorKind::invalid_argument,
-                    "block size " + std::to_string(block_size) + " is not supported: use 4, 8, 16 or 32");
-    }
-    if (range < 0 || range > max_search_range) {
-        throw Error(ErrorKind::invalid_argument, "search range " + std::to_string(range) +
-                                                     " is out of bounds: use 0.." +
-                                                     std::to_string(max_search_range));
+                    "unknown chain '" + std::string(name) +
+                        "': use SEARCH or SEARCH+hpel or SEARCH+qpel, e.g. fs+hpel");
     }
 }
 
-Algorithm parse_algorithm(std::string_view name) {
-    if (name == "fs") return Algorithm::full_search;
-    if (name == "fs+hpel") return Algorithm::full_search_hpel;
-    throw Error(ErrorKind::invalid_argument,
-                "unknown algorithm '" + std::string(name) + "': use fs or fs+hpel");
-}
+BorderMode parse_border_mode(std::string_view name) { return parse(border_names, name, "border mode"); }
+SearchMethod parse_search_method(std::string_view name) { return parse(search_names, name, "search"); }
+Subpel parse_subpel(std::string_view name) { return parse(subpel_names, name, "sub-pel refinement"); }
+Predictor parse_predictor(std::string_view name) { return parse(predictor_names, name, "predictor"); }
+WindowCentre parse_window_centre(std::string_view name) { return parse(centre_names, name, "window centre"); }
 
-BorderMode parse_border_mode(std::string_view name) {
-    if (name == "pad") return BorderMode::pad;
-    if (name == "restrict") return BorderMode::restrict;
-    throw Error(ErrorKind::invalid_argument,
-                "unknown border mode '" + std::string(name) + "': use pad or restrict");
-}
-
-std::string_view to_string(Algorithm algorithm) {
-    return algorithm == Algorithm::full_search ? "fs" : "fs+hpel";
-}
-
-std::string_view to_string(BorderMode border) { return border == BorderMode::pad ? "pad" : "restrict"; }
+std::string_view to_string(BorderMode border) { return name_of(border_names, border); }
+std::string_view to_string(SearchMethod search) { return name_of(search_names, search); }
+std::string_view to_string(Subpel subpel) { return name_of(subpel_names, subpel); }
+std::string_view to_string(Predictor predictor) { return name_of(predictor_names, predictor); }
+std::string_view to_string(WindowCentre centre) { return name_of(centre_names, centre); }
 
 }  // namespace xme

@@ -3,9 +3,7 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <limits>
 
-#include "xme/search_key.hpp"
 
 namespace xme::reference {
 namespace {
@@ -80,52 +78,6 @@ std::uint32_t cost4(PlaneView reference, PlaneView current, int bx, int by, int 
         }
     }
     return sum;
-}
-
-MotionField estimate(PlaneView reference, PlaneView current, const SearchParams& params) {
-    params.validate();
-    const int b = params.block_size;
-    const int r = params.range;
-    const bool refine = params.algorithm == Algorithm::full_search_hpel;
-    MotionField field(current.width, current.height, b, refine ? 4 : 1);
-    for (int by = 0; by < field.blocks_y; ++by) {
-        for (int bx = 0; bx < field.blocks_x; ++bx) {
-            const int x = bx * b;
-            const int y = by * b;
-            std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-            for (int dy = -r; dy <= r; ++dy) {
-                for (int dx = -r; dx <= r; ++dx) {
-                    if (!integer_candidate_valid(x, y, dx, dy, current.width, current.height, params)) continue;
-                    const std::uint64_t key = pack_search_key(sad(reference, current, x, y, b, dx, dy), 2 * dx, 2 * dy);
-                    if (key < best) best = key;
-                }
-            }
-            // Half-pel units to quarter-pel.
-            int mvx = 2 * key_half_x(best);
-            int mvy = 2 * key_half_y(best);
-            std::uint32_t cost = key_cost(best);
-            if (refine) {
-                std::uint64_t best4 = std::numeric_limits<std::uint64_t>::max();
-                for (int sy = -1; sy <= 1; ++sy) {
-                    for (int sx = -1; sx <= 1; ++sx) {
-                        const int cx = mvx + 2 * sx;
-                        const int cy = mvy + 2 * sy;
-                        if (!halfpel_candidate_valid(x, y, cx, cy, current.width, current.height, params)) {
-                            continue;
-                        }
-                        const std::uint64_t key =
-                            pack_search_key(cost4(reference, current, x, y, b, cx, cy), cx / 2, cy / 2);
-                        if (key < best4) best4 = key;
-                    }
-                }
-                mvx = 2 * key_half_x(best4);
-                mvy = 2 * key_half_y(best4);
-                cost = key_cost(best4);
-            }
-            field.at(bx, by) = {static_cast<std::int16_t>(mvx), static_cast<std::int16_t>(mvy), cost};
-        }
-    }
-    return field;
 }
 
 }  // namespace xme::reference

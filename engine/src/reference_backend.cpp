@@ -14,7 +14,7 @@ DeviceInfo describe_reference() {
     DeviceInfo info;
     info.name = "reference";
     info.backend = "reference";
-    info.description = "the scalar reference of SPEC.md: slow, literal, the oracle every backend is tested against";
+    info.description = "the scalar reference of docs/SPEC.md: slow, literal, the oracle every backend is tested against";
     info.variants = {"scalar"};
     info.preference = 0;  // never chosen automatically
     return info;
@@ -27,18 +27,23 @@ public:
 protected:
     PairResult compute(const FramePair& pair) override {
         const auto start = std::chrono::steady_clock::now();
-        PairResult result{pair.current_id, reference::estimate(pair.reference, pair.current, options_.params), 0};
+        const MotionField* previous = pair.segment_start ? nullptr : pair.previous ? pair.previous.get() : &last_;
+        PairResult result{pair.current_id, reference::estimate(pair.reference, pair.current, options_.params, previous), 0};
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        last_ = result.field;
         return result;
     }
 
 private:
     SessionOptions options_;
+    MotionField last_;  // this session's last result: the temporal predictor of its next pair
 };
 
 class ReferenceDevice final : public Device {
 public:
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+    // The reference defines every chain.
+    [[nodiscard]] Support supports(const SessionOptions&) const override { return Support::yes(); }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         static_cast<void>(checked_variant(info_, options));
         return std::make_unique<ReferenceSession>(options);

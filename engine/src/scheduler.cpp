@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
@@ -37,6 +38,7 @@ struct Scheduler::Shared {
     std::vector<std::deque<std::int64_t>> queues;  // pairs to do, by current-frame index: one shared (split) or one per device
     std::map<std::int64_t, ScheduledPair> results;  // finished or partly finished pairs, not yet delivered
     std::int64_t last_pair = -1;                   // highest pair index queued so far
+    std::int64_t first_pair = 0;                   // the run's first pair: a temporal segment starts there
     bool reading_done = false;
     std::int64_t next_delivery = 0;
     std::size_t devices_alive = 0;
@@ -74,11 +76,22 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
     if (options.policy == Policy::single && options.devices.size() != 1) {
         throw Error(ErrorKind::invalid_argument, "policy single takes one device; use mirror or split for several");
     }
+    // Split hands pairs to whichever device has room, so a pair's temporal predictor may still be in
+    // another device's hands; handing out whole segments is the next step (docs/scheduler-notes.md).
+    if (options.policy == Policy::split && options.session.params.predictor == Predictor::temporal) {
+        throw Error(ErrorKind::unsupported,
+                    "--policy split does not run the temporal predictor yet: use --policy single or mirror");
+    }
     for (const auto& name : options.devices) {
         auto device = registry.open(name);
         const auto& variants = device->info().variants;
         const bool has_variant = std::find(variants.begin(), variants.end(), options.session.variant) != variants.end();
-        devices_.push_back({device->info(), has_variant ? options.session.variant : variants.front(), 0, std::nullopt});
+        SessionOptions session = options.session;
+        session.variant = has_variant ? options.session.variant : variants.front();
+        // Asked before any work: a device that cannot run the chain refuses the job at once.
+        const Support support = device->supports(session);
+        require_supported(support);
+        devices_.push_back({device->info(), session.variant, support, 0, std::nullopt});
         opened_.push_back(std::move(device));
     }
 }
@@ -128,7 +141,13 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                 lock.unlock();
                 submitted.push_back(Clock::now());
                 try {
-                    session->submit({pair - 1, reference->luma.view(), pair, current->luma.view()});
+                    FramePair frame_pair{pair - 1, reference->luma.view(), pair, current->luma.view()};
+                    // SPEC §8: under single and mirror each session sees every pair in order, so the
+                    // temporal predictor is the result it computed last, except at a segment's start.
+                    const std::int64_t refresh = options_.session.params.refresh;
+                    const std::int64_t pair_index = pair - shared.first_pair;
+                    frame_pair.segment_start = refresh > 0 ? pair_index % refresh == 0 : pair_index == 0;
+                    session->submit(frame_pair);
                 } catch (...) {
                     refused = pair;
                     submitted.pop_back();
@@ -194,6 +213,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.frames[first_index] = std::make_shared<const Frame>(std::move(*first));
     shared.queues.resize(options_.policy == Policy::mirror ? devices_.size() : 1);
     shared.next_delivery = first_index + 1;
+    shared.first_pair = first_index + 1;
     shared.last_pair = first_index;
     shared.devices_alive = devices_.size();
     shared.rates.assign(devices_.size(), 0.0);

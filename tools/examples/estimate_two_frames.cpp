@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
         xme::Registry registry = xme::make_builtin_registry();
         auto device = registry.open("auto");  // or "cpu", "cuda:0", "vulkan:0"
         xme::SessionOptions options;
-        options.params = {.block_size = 16, .range = 16, .algorithm = xme::Algorithm::full_search_hpel};
+        options.params = {.block_size = 16, .range = 16, .subpel = xme::Subpel::hpel};
         options.width = current->width();
         options.height = current->height();
         const xme::MotionField field =
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
 
         const xme::BlockMotion& centre = field.at(field.blocks_x / 2, field.blocks_y / 2);
         std::cout << device->info().name << ": the centre block moved by (" << centre.mv_x / 4.0 << ", "
-                  << centre.mv_y / 4.0 << ") pixels; SAD " << centre.cost / double(field.cost_scale) << "\n";
+                  << centre.mv_y / 4.0 << ") pixels; SAD " << centre.cost / double(field.cost_scale()) << "\n";
     } catch (const xme::Error& e) {
         std::cerr << "error: " << e.what() << "\n";
         return e.exit_code();

@@ -56,7 +56,7 @@ void write_bench_chart(const std::vector<BenchRow>& rows, const std::string& pat
     svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << label_width + bar_area + 140 << "' height='" << height
         << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' height='100%' fill='white'/>\n"
         << "<text x='10' y='22' font-size='16'>xme bench: frame pairs per second of device time (log scale)</text>\n"
-        << "<text x='10' y='42' fill='#555'>label: device variant algorithm block/range size; right: fps and share of the "
+        << "<text x='10' y='42' fill='#555'>label: device variant chain block/range size; right: fps and share of the "
            "device's measured SAD-instruction peak</text>\n";
     for (double tick = low; tick <= high * 1.0001; tick *= 10) {
         const double x = x_of(tick);
@@ -69,7 +69,7 @@ void write_bench_chart(const std::vector<BenchRow>& rows, const std::string& pat
         const auto& row = rows[i];
         const int y = top + static_cast<int>(i) * row_height;
         std::ostringstream label;
-        label << row.device << " " << row.variant << " " << to_string(row.params.algorithm) << " " << row.params.block_size
+        label << row.device << " " << row.variant << " " << chain_name(row.params) << " " << row.params.block_size
               << "/" << row.params.range << " " << row.width << "x" << row.height;
         std::ostringstream value;
         value.precision(4);

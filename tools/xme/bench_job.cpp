@@ -7,6 +7,7 @@
 #include <random>
 
 #include "xme/accounting.hpp"
+#include "xme/metrics.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
 #include "xme/scheduler.hpp"
@@ -61,14 +62,24 @@ std::vector<Plane> video_frames(const std::string& path, int width, int height, 
     return frames;
 }
 
+SearchParams with_cell(SearchParams chain, int block, int range, BorderMode border) {
+    chain.block_size = block;
+    chain.range = range;
+    chain.border = border;
+    return chain;
+}
+
 BenchRow time_cell(Device& device, const std::string& variant, const SearchParams& params,
                    const std::vector<Plane>& frames, int threads) {
     const int width = frames.front().width();
     const int height = frames.front().height();
     auto session = device.open_session({params, variant, threads, width, height});
     auto pair = [&](std::size_t i) {
-        return FramePair{static_cast<std::int64_t>(i - 1), frames[i - 1].view(), static_cast<std::int64_t>(i),
-                         frames[i].view()};
+        FramePair p{static_cast<std::int64_t>(i - 1), frames[i - 1].view(), static_cast<std::int64_t>(i),
+                    frames[i].view()};
+        // The temporal predictor flows from each pair to the next, across the refresh period.
+        p.segment_start = params.refresh > 0 ? (i - 1) % static_cast<std::size_t>(params.refresh) == 0 : i == 1;
+        return p;
     };
     session->submit(pair(1));  // warm-up: allocation, first upload, module load
     static_cast<void>(session->receive());
@@ -83,12 +94,25 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
     // Keep two pairs in flight, so asynchronous devices overlap transfers with compute.
     std::size_t next = 2;
     for (; next < frames.size() && next < 4; ++next) session->submit(pair(next));
+    std::vector<MotionField> fields;
     while (session->pending() > 0) {
-        row.device_seconds += session->receive().device_seconds;
+        PairResult result = session->receive();
+        row.device_seconds += result.device_seconds;
+        fields.push_back(std::move(result.field));
         if (next < frames.size()) session->submit(pair(next++));
     }
     row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    row.comparisons_per_pair = pixel_comparisons(width, height, params);
+    // Quality and work of what was timed, measured after the clock stopped.
+    std::uint64_t comparisons = 0;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        comparisons += pixel_comparisons(fields[i], params);
+        const FrameMetrics metrics = measure_frame(frames[i + 1].view(), frames[i + 2].view(), fields[i]);
+        row.mc_psnr_db += metrics.mc_psnr_db / static_cast<double>(fields.size());
+        row.total_cost += metrics.total_cost;
+        row.candidates_per_block += static_cast<double>(metrics.candidates) /
+                                    static_cast<double>(fields[i].blocks.size() * fields.size());
+    }
+    row.comparisons_per_pair = comparisons / std::max<std::size_t>(1, fields.size());
     return row;
 }
 
@@ -151,12 +175,18 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             const int count = settings.pairs + 2;
             const auto frames =
                 settings.input.empty() ? synthetic_frames(width, height, count) : video_frames(settings.input, width, height, count);
-            for (const auto algorithm : settings.algorithms) {
+            for (const auto& chain : settings.chains) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {
-                        const SearchParams params{block, range, settings.border, algorithm};
+                        const SearchParams params = with_cell(chain, block, range, settings.border);
                         for (const auto& variant : variants) {
-                            std::cerr << "bench: " << name << " " << variant << " " << to_string(algorithm) << " block "
+                            const Support support = device->supports({params, variant, settings.threads, width, height});
+                            if (!support.supported) {
+                                std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
+                                          << ": not supported (" << support.reason << ")\n";
+                                continue;
+                            }
+                            std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
                                       << block << " range " << range << " " << width << "x" << height << "\n";
                             rows.push_back(time_cell(*device, variant, params, frames, settings.threads));
                             rows.back().sad_peak = peak;
@@ -171,10 +201,10 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             const int count = settings.pairs + 1;
             const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
                                                        : video_frames(settings.input, width, height, count);
-            for (const auto algorithm : settings.algorithms) {
+            for (const auto& chain : settings.chains) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {
-                        const SearchParams params{block, range, settings.border, algorithm};
+                        const SearchParams params = with_cell(chain, block, range, settings.border);
                         for (const auto& name : names) rows.push_back(time_policy(registry, Policy::single, {name}, params, frames, settings.threads));
                         std::cerr << "bench: split over all devices, block " << block << " range " << range << "\n";
                         rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads));
@@ -193,7 +223,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             const bool same_kind = cpu.policy.empty() ? row.policy.empty() : (cpu.policy == "single" && !row.policy.empty());
             if (same_kind && cpu.device == "cpu" && (cpu.variant == cpu_default || !cpu.policy.empty()) &&
                 cpu.params.block_size == row.params.block_size && cpu.params.range == row.params.range &&
-                cpu.params.algorithm == row.params.algorithm && cpu.width == row.width && cpu.height == row.height) {
+                chain_name(cpu.params) == chain_name(row.params) && cpu.width == row.width && cpu.height == row.height) {
                 row.cpu_speedup = row.device_fps() / cpu.device_fps();
             }
         }

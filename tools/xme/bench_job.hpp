@@ -15,7 +15,8 @@ struct BenchSettings {
     std::string input;  // frames from this video, cropped or tiled to each size; empty: synthetic
     std::vector<std::string> devices;  // empty: every available device but the reference
     std::vector<std::string> variants;  // empty: every variant of each device
-    std::vector<Algorithm> algorithms{Algorithm::full_search};
+    // The chains (search, refinement, rate term, predictor); block size, range and border per cell.
+    std::vector<SearchParams> chains{SearchParams{}};
     // Defaults: about a minute on a laptop's CPU; the options widen the matrix.
     std::vector<int> blocks{8, 16};
     std::vector<int> ranges{16};
@@ -38,7 +39,10 @@ struct BenchRow {
     int pairs = 0;
     double device_seconds = 0;
     double wall_seconds = 0;
-    std::uint64_t comparisons_per_pair = 0;
+    std::uint64_t comparisons_per_pair = 0;  // mean over the timed pairs (SPEC §7)
+    double mc_psnr_db = 0;                   // mean motion-compensated PSNR of the timed pairs (SPEC §12)
+    std::uint64_t total_cost = 0;            // over the timed pairs, of the chain's cost kind
+    double candidates_per_block = 0;         // mean integer candidates evaluated per block
     std::optional<SadPeak> sad_peak;
     std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell
     std::string policy;                 // empty for a device row; "single" or "split" for a scheduler row

@@ -7,6 +7,7 @@
 
 #include "bench_chart.hpp"
 #include "bench_job.hpp"
+#include "chain_options.hpp"
 #include "commands.hpp"
 #include "job_options.hpp"
 #include "xme/error.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 struct BenchOptions {
     BenchSettings settings;
-    std::vector<std::string> algorithms{"fs"};
+    ChainOptions chain;
     std::vector<std::string> sizes{"1280x720", "1920x1080"};
     std::string border = "pad";
     std::string csv;
@@ -32,17 +33,17 @@ std::string peak_fraction(const BenchRow& row) {
 }
 
 void print_table(const std::vector<BenchRow>& rows) {
-    std::printf("%-7s %-16s %-14s %-8s %5s %5s %11s %10s %10s %10s %9s %9s\n", "policy", "device", "variant", "algo", "block", "range",
-                "size", "dev fps", "wall fps", "Gpx/s", "of peak", "vs cpu");
+    std::printf("%-7s %-16s %-14s %-10s %5s %5s %11s %10s %10s %10s %9s %9s %8s %8s\n", "policy", "device", "variant", "chain", "block",
+                "range", "size", "dev fps", "wall fps", "Gpx/s", "of peak", "vs cpu", "MC-PSNR", "cand/blk");
     for (const auto& row : rows) {
         const std::string size = std::to_string(row.width) + "x" + std::to_string(row.height);
         std::string speedup = "-";
         if (row.cpu_speedup) speedup = std::to_string(*row.cpu_speedup).substr(0, 6) + "x";
-        std::printf("%-7s %-16s %-14s %-8s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s\n",
-                    row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(),
-                    row.variant.c_str(), std::string(to_string(row.params.algorithm)).c_str(), row.params.block_size,
-                    row.params.range, size.c_str(), row.device_fps(), row.wall_fps(),
-                    row.device_comparisons_per_second() / 1e9, peak_fraction(row).c_str(), speedup.c_str());
+        std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f\n",
+                    row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(), row.variant.c_str(),
+                    chain_name(row.params).c_str(), row.params.block_size, row.params.range, size.c_str(),
+                    row.device_fps(), row.wall_fps(), row.device_comparisons_per_second() / 1e9,
+                    peak_fraction(row).c_str(), speedup.c_str(), row.mc_psnr_db, row.candidates_per_block);
     }
     for (const auto& row : rows) {
         if (row.sad_peak && (&row == &rows.front() || row.device != (&row)[-1].device)) {
@@ -58,7 +59,12 @@ nlohmann::json row_json(const BenchRow& row) {
     nlohmann::json j = {{"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
                         {"device", row.device},
                         {"variant", row.variant},
-                        {"algorithm", to_string(row.params.algorithm)},
+                        {"algorithm", chain_name(row.params)},
+                        {"lambda", row.params.lambda},
+                        {"predictor", to_string(row.params.predictor)},
+                        {"mc_psnr_db", row.mc_psnr_db},
+                        {"total_cost", row.total_cost},
+                        {"candidates_per_block", row.candidates_per_block},
                         {"block", row.params.block_size},
                         {"range", row.params.range},
                         {"border", to_string(row.params.border)},
@@ -112,7 +118,7 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
     cmd->add_option("--backends", s.devices, "Devices, comma-separated (default: every available one)")->delimiter(',');
     cmd->add_option("--variants", s.variants, "Variants, comma-separated: each device runs those it has, or its default (default: all)")->delimiter(',');
-    cmd->add_option("--algos", options->algorithms, "fs, fs+hpel (comma-separated)")->delimiter(',')->capture_default_str();
+    add_chain_options(*cmd, options->chain, true);
     cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")->delimiter(',')->capture_default_str();
     cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")->delimiter(',')->capture_default_str();
     cmd->add_option("--sizes", options->sizes, "Frame sizes WIDTHxHEIGHT (comma-separated)")->delimiter(',')->capture_default_str();
@@ -127,13 +133,15 @@ Command add_bench_command(CLI::App& app) {
     return {cmd, [options] {
                 auto& settings = options->settings;
                 check_thread_count(settings.threads, "--threads");
-                settings.algorithms.clear();
-                for (const auto& name : options->algorithms) settings.algorithms.push_back(parse_algorithm(name));
                 settings.sizes.clear();
                 for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
                 settings.border = parse_border_mode(options->border);
-                for (const int block : settings.blocks) SearchParams{block, 0, settings.border, Algorithm::full_search}.validate();
-                for (const int range : settings.ranges) SearchParams{16, range, settings.border, Algorithm::full_search}.validate();
+                for (const int block : settings.blocks) SearchParams{block, 0, settings.border}.validate();
+                for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();
+                SearchParams base;
+                base.border = settings.border;
+                base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
+                settings.chains = chains_from(options->chain, base);
                 const auto rows = run_bench(settings);
                 print_table(rows);
                 write_outputs(rows, *options);

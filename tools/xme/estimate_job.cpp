@@ -16,11 +16,7 @@
 namespace xme::cli {
 namespace {
 
-bool is_filtered(const ScheduledDevice& device, const SearchParams& params) {
-    const auto& filtered = device.info.filtered_variants;
-    return params.algorithm == Algorithm::full_search_hpel &&
-           std::find(filtered.begin(), filtered.end(), device.variant) != filtered.end();
-}
+bool is_filtered(const ScheduledDevice& device) { return device.support.tolerance > 0; }
 
 // Mirror: every device against every other (an exact device as the expected side), and each
 // device's reported costs against the reference's.
@@ -41,9 +37,8 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
     for (auto& agreement : report.agreements) {
         std::size_t expected = agreement.first;
         std::size_t actual = agreement.second;
-        const bool filtered = is_filtered(report.devices[expected], params) || is_filtered(report.devices[actual], params);
-        agreement.tolerance = filtered ? filtered_halfpel_tolerance(params) : 0;
-        if (is_filtered(report.devices[expected], params)) std::swap(expected, actual);
+        agreement.tolerance = std::max(report.devices[expected].support.tolerance, report.devices[actual].support.tolerance);
+        if (is_filtered(report.devices[expected])) std::swap(expected, actual);
         const MotionField& actual_field = pair.results[actual].result.field;
         const Agreement result =
             expected == actual

@@ -47,7 +47,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
         for (std::size_t i = 0; i < r.devices.size(); ++i) {
             per_device.push_back({{"device", report.devices[r.devices[i]].info.name}, {"device_ms", r.device_seconds[i] * 1e3}});
         }
-        frames.push_back({{"frame", r.frame}, {"total_cost", r.metrics.total_cost}, {"cost_scale", r.metrics.cost_scale},
+        frames.push_back({{"frame", r.frame}, {"total_cost", r.metrics.total_cost}, {"cost_scale", cost_scale_of(r.metrics.cost_kind)}, {"cost_kind", to_string(r.metrics.cost_kind)}, {"candidates", r.metrics.candidates},
                           {"mc_psnr_db", r.metrics.mc_psnr_db}, {"zero_psnr_db", r.metrics.zero_psnr_db},
                           {"devices", per_device}});
     }
@@ -75,7 +75,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
         {"video", {{"format", report.video.format}, {"width", report.video.width}, {"height", report.video.height},
                    {"frame_count", report.video.frame_count}, {"bit_depth", report.video.bit_depth}}},
         {"parameters", {{"block", p.block_size}, {"range", p.range}, {"border", to_string(p.border)},
-                        {"algorithm", to_string(p.algorithm)}, {"start", settings.start}, {"frames", settings.frames},
+                        {"algorithm", chain_name(p)}, {"search", to_string(p.search)}, {"subpel", to_string(p.subpel)}, {"lambda", p.lambda}, {"predictor", to_string(p.predictor)}, {"center", to_string(p.centre)}, {"refresh", p.refresh}, {"start", settings.start}, {"frames", settings.frames},
                         {"policy", to_string(settings.policy)}}},
         {"device", devices.front()},
         {"devices", devices},
@@ -104,7 +104,7 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
     const auto& p = settings.session.params;
     std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n", escape_text(settings.input).c_str(),
                  report.video.width, report.video.height, report.video.format.c_str(),
-                 std::string(to_string(p.algorithm)).c_str(), p.block_size, p.range,
+                 chain_name(p).c_str(), p.block_size, p.range,
                  std::string(to_string(p.border)).c_str(), std::string(to_string(settings.policy)).c_str());
     std::fprintf(out, "%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB",
                  "device ms", "device");
@@ -116,7 +116,7 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
         if (i >= shown && i + 1 != report.frames.size()) continue;
         const auto& r = report.frames[i];
         std::fprintf(out, "%8lld %14.1f %12.2f %12.2f %10.2f  %s\n", static_cast<long long>(r.frame),
-                     static_cast<double>(r.metrics.total_cost) / r.metrics.cost_scale / blocks,
+                     static_cast<double>(r.metrics.total_cost) / cost_scale_of(r.metrics.cost_kind) / blocks,
                      r.metrics.mc_psnr_db, r.metrics.zero_psnr_db, r.device_seconds.front() * 1e3,
                      report.devices[r.devices.front()].info.name.c_str());
     }

@@ -63,8 +63,7 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--policy", o.policy, "single (one device), mirror (every device, compared) or split (shared out)")
         ->capture_default_str();
     cmd.add_option("--variant", s.session.variant, "Implementation variant (default: each device's fastest)");
-    cmd.add_option("--algo", o.algorithm, "fs (integer full search) or fs+hpel (plus half-pel refinement)")
-        ->capture_default_str();
+    add_chain_options(cmd, o.chain, false);
     cmd.add_option("--block", s.session.params.block_size, "Block size: 4, 8, 16 or 32")->capture_default_str();
     cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")->capture_default_str();
     cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
@@ -89,9 +88,8 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
 EstimateSettings settings_from(const JobOptions& o) {
     EstimateSettings settings = o.settings;
     settings.policy = parse_policy(o.policy);
-    settings.session.params.algorithm = parse_algorithm(o.algorithm);
     settings.session.params.border = parse_border_mode(o.border);
-    settings.session.params.validate();
+    settings.session.params = chains_from(o.chain, settings.session.params).front();
     check_thread_count(settings.session.threads, "--threads");
     if (settings.frames == 1) {
         throw Error(

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "chain_options.hpp"
 #include "estimate_job.hpp"
 
 namespace xme::cli {
@@ -15,7 +16,7 @@ struct JobOptions {
     std::string backend;                // --backend: one device
     std::vector<std::string> backends;  // --backends: several
     std::string policy = "single";
-    std::string algorithm = "fs";
+    ChainOptions chain;
     std::string border = "pad";
     std::string size;
     std::string pixel_format = "yuv420p";

@@ -40,7 +40,7 @@ std::vector<xme::Plane> make_scene(int width, int height, int frames) {
 struct Run {
     std::string label;
     std::string variant;
-    xme::Algorithm algorithm;
+    xme::Subpel subpel;
     xme::vulkan::SessionTuning tuning;
 };
 
@@ -64,19 +64,19 @@ int main(int argc, char** argv) {
                 const char* name = arithmetic == Arithmetic::float32 ? "float32" : "float16 pairs";
                 runs.push_back({std::string("fast fs, ") + name + ", strip <= " + std::to_string(strip),
                                 "fast",
-                                xme::Algorithm::full_search,
+                                xme::Subpel::none,
                                 {0, arithmetic, strip}});
             }
         }
-        runs.push_back({"fast fs (default tuning)", "fast", xme::Algorithm::full_search, {}});
-        runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Algorithm::full_search_hpel, {}});
-        runs.push_back({"legacy fs", "legacy", xme::Algorithm::full_search, {}});
-        runs.push_back({"legacy fs+hpel", "legacy", xme::Algorithm::full_search_hpel, {}});
+        runs.push_back({"fast fs (default tuning)", "fast", xme::Subpel::none, {}});
+        runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Subpel::hpel, {}});
+        runs.push_back({"legacy fs", "legacy", xme::Subpel::none, {}});
+        runs.push_back({"legacy fs+hpel", "legacy", xme::Subpel::hpel, {}});
 
         std::vector<std::vector<xme::MotionField>> first_fields(2);
         for (const auto& run : runs) {
             xme::SessionOptions options;
-            options.params = {block, range, xme::BorderMode::pad, run.algorithm};
+            options.params = {block, range, xme::BorderMode::pad, xme::SearchMethod::full, run.subpel};
             options.variant = run.variant;
             options.width = width;
             options.height = height;
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
             }
             double seconds = 0;
             bool agree = true;
-            auto& reference = first_fields[run.algorithm == xme::Algorithm::full_search ? 0 : 1];
+            auto& reference = first_fields[run.subpel == xme::Subpel::none ? 0 : 1];
             for (int i = 0; i < pairs; ++i) {
                 session->submit({i, scene[static_cast<std::size_t>(i)].view(), i + 1,
                                  scene[static_cast<std::size_t>(i) + 1].view()});
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
                 if (i > 0) seconds += result.device_seconds;
                 if (reference.size() < static_cast<std::size_t>(pairs)) {
                     reference.push_back(result.field);
-                } else if (run.variant == "fast" || run.algorithm == xme::Algorithm::full_search) {
+                } else if (run.variant == "fast" || run.subpel == xme::Subpel::none) {
                     agree = agree && reference[static_cast<std::size_t>(i)].blocks == result.field.blocks;
                 }
             }

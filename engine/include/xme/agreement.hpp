@@ -27,11 +27,6 @@ struct Agreement {
     [[nodiscard]] bool agrees() const { return mismatches.empty(); }
 };
 
-// SPEC §6's tolerance for a device whose half-pel samples come from a texture filter. SPEC bounds an
-// 8-bit-rounding filter by half a grey level per pixel (2*B*B in cost4 units), but Mesa's lavapipe
-// rounds after each of its two linear steps, so a diagonal sample is off by up to one grey level:
-// 4*B*B (docs/vulkan-notes.md; the conformance test uses the same bound). Integer results get none.
-[[nodiscard]] std::uint32_t filtered_halfpel_tolerance(const SearchParams& params);
 
 // Compares `actual` with `expected` block by block. With tolerance 0 they must be identical. With a
 // tolerance, a block's vector m is accepted when the reference cost of m is within it of the

@@ -1,6 +1,7 @@
 // The contract a backend implements. The engine and the tools see backends only through this.
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -36,6 +37,16 @@ protected:
 private:
     std::deque<PairResult> done_;
 };
+
+// The answer of a device whose kernels compute full search and the bilinear half-pel refinement of
+// SPEC §3-§4 only (no rate term, predictor or fast search yet): yes for those chains, with
+// `halfpel_tolerance` for fs+hpel (SPEC §6; 0 when exact), and a reason naming what is missing
+// otherwise.
+[[nodiscard]] Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
+                                              std::uint32_t halfpel_tolerance = 0);
+
+// Throws Error(unsupported) with the support answer's reason when it is no.
+void require_supported(const Support& support);
 
 // Checks options shared by every backend: parameters, frame size, variant name. Returns the
 // variant to use (the default when options.variant is empty).

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xme/frame.hpp"
@@ -21,9 +22,6 @@ struct DeviceInfo {
     bool available = true;
     std::string unavailable_reason;  // when not available: why, and what to do about it
     std::vector<std::string> variants;  // implementation strategies; the first is the default
-    // Variants whose half-pel samples come from texture-filtering hardware: their fs+hpel results are
-    // checked under SPEC §6's tolerance instead of bit-exactly.
-    std::vector<std::string> filtered_variants;
     int preference = 0;  // "best available" opens the available device with the highest value
 };
 
@@ -35,13 +33,38 @@ struct SessionOptions {
     int height = 0;
 };
 
+// A device's answer, before a job, to "can you run this chain with this variant?" (ggml's
+// supports_op). A device that can says how its results are checked (SPEC §6).
+struct Support {
+    bool supported = true;
+    std::string reason;  // when not supported: what is missing, named for people
+    // SPEC §6: how far the reference cost of each of its vectors may exceed the reference cost of the
+    // reference's vector, in the result's cost units; 0: bit-exact (vectors and costs identical).
+    std::uint32_t tolerance = 0;
+
+    [[nodiscard]] static Support yes(std::uint32_t tolerance = 0) { return {true, {}, tolerance}; }
+    [[nodiscard]] static Support no(std::string reason) { return {false, std::move(reason), 0}; }
+};
+
 // One frame pair. An id names a frame's pixels: a device may keep a frame it has seen resident and
 // skip its upload when the same id comes back (frame i's current frame is frame i+1's reference).
 struct FramePair {
+    FramePair() = default;
+    FramePair(std::int64_t reference_frame_id, PlaneView reference_plane, std::int64_t current_frame_id,
+              PlaneView current_plane)
+        : reference_id(reference_frame_id), reference(reference_plane), current_id(current_frame_id),
+          current(current_plane) {}
+
     std::int64_t reference_id = 0;
     PlaneView reference;
     std::int64_t current_id = 0;
     PlaneView current;
+    // SPEC §8's temporal predictor (read only by chains that use it): whether this pair starts a
+    // segment (then p = 0), and otherwise the previous pair's result. When `previous` is null the
+    // session uses the result it computed last: the scheduler submits a segment's pairs in order and
+    // gives `previous` whenever that session did not compute the pair before.
+    bool segment_start = true;
+    std::shared_ptr<const MotionField> previous;
 };
 
 struct PairResult {
@@ -71,6 +94,9 @@ class Device {
 public:
     virtual ~Device() = default;
     [[nodiscard]] virtual const DeviceInfo& info() const = 0;
+    // Whether open_session would accept these options' chain and variant, and how results are
+    // checked; asked before any work, so that a job refuses at once what a device cannot do.
+    [[nodiscard]] virtual Support supports(const SessionOptions& options) const = 0;
     // Throws Error(unsupported) or Error(invalid_argument) naming what this device cannot do.
     [[nodiscard]] virtual std::unique_ptr<MotionSession> open_session(const SessionOptions& options) = 0;
     // Optional: a microbenchmark of that instruction, so that benchmarks can report the fraction of

@@ -10,6 +10,11 @@
 
 namespace xme {
 
+// The cost kind as a number, for NPY: 0 sad, 1 cost4, 2 satd; 3, 4, 5 the same with the rate term.
+[[nodiscard]] constexpr int cost_kind_code(CostKind kind) {
+    return static_cast<int>(kind.distortion) + (kind.with_rate ? 3 : 0);
+}
+
 class FieldWriter {
 public:
     virtual ~FieldWriter() = default;
@@ -18,10 +23,11 @@ public:
 };
 
 // By extension:
-// - ".csv": header `frame,x,y,mv_x,mv_y,cost,cost_scale`, one row per block; x, y are the block's
-//   top-left pixel, mv in quarter-pel.
-// - ".npy": an int32 array of shape (rows, 7) with the same columns in the same order,
-//   loadable with numpy.load.
+// - ".csv": header `frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates`, one row per block;
+//   x, y are the block's top-left pixel, mv in quarter-pel, cost_kind by name ("sad", "satd+rate"),
+//   candidates the integer candidates the search evaluated.
+// - ".npy": an int32 array of shape (rows, 9) with the same columns in the same order, cost_kind as
+//   cost_kind_code; loadable with numpy.load.
 // Throws Error(invalid_argument) for another extension, Error(io) when the file cannot be written.
 [[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path);
 

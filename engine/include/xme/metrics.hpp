@@ -10,7 +10,8 @@ namespace xme {
 
 struct FrameMetrics {
     std::uint64_t total_cost = 0;
-    int cost_scale = 1;
+    CostKind cost_kind;
+    std::uint64_t candidates = 0;  // integer candidates evaluated, all blocks
     double mc_psnr_db = 0;    // motion-compensated prediction against the current frame
     double zero_psnr_db = 0;  // the reference itself (zero motion) against the current frame
 };
@@ -20,8 +21,9 @@ inline constexpr double psnr_identical_db = 100.0;
 
 [[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
 
-// Motion compensation: each block of the current frame copied from the reference at its vector,
-// half-pel positions as the bilinear average rounded to nearest (SPEC §4's samples, rounded).
+// Motion compensation (SPEC §12): each block of the current frame taken from the reference at its
+// vector: half-pel positions of §4 as the bilinear averages rounded, §10's positions (cost kind
+// satd) as H.264's samples.
 [[nodiscard]] Plane predict_frame(PlaneView reference, const MotionField& field);
 
 [[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field);

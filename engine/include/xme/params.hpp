@@ -1,4 +1,6 @@
-// What one motion search computes (SPEC §1-§4), independent of the device that computes it.
+// What one job computes per frame pair (SPEC §1-§11), independent of the device that computes it: a
+// chain of operations, an integer search, then an optional sub-pel refinement, each with its cost.
+// Later operations (partitions, compensation, transforms) are further fields, not new types.
 #pragma once
 
 #include <string>
@@ -6,36 +8,79 @@
 
 namespace xme {
 
-enum class Algorithm {
-    full_search,       // "fs": integer exhaustive search (SPEC §3)
-    full_search_hpel,  // "fs+hpel": full search, then bilinear half-pel refinement (SPEC §4)
-};
-
 enum class BorderMode {
     pad,       // every candidate valid (unrestricted vectors)
     restrict,  // candidate block must lie inside the padded frame
 };
 
+// The integer search (SPEC §3, §8, §11).
+enum class SearchMethod {
+    full,       // "fs": exhaustive over the window
+    diamond,    // "dia": small diamond
+    hexagon,    // "hex": hexagon, then the 8 neighbours
+    ehds,       // "ehds": hierarchical diamond on a mean pyramid (003)
+    test_zone,  // "tz": HEVC's TZSearch
+};
+
+// The sub-pel refinement after the integer search.
+enum class Subpel {
+    none,  // integer vectors
+    hpel,  // SPEC §4: bilinear half-pel, cost4
+    qpel,  // SPEC §10: H.264 6-tap half and quarter pel, SATD
+};
+
+// SPEC §8: where each block's predicted vector p comes from.
+enum class Predictor {
+    none,      // p = 0
+    temporal,  // the co-located block of the previous pair of the same segment
+    spatial,   // H.264's median of the left, top and top-right blocks of this frame
+};
+
+// SPEC §8: the centre of the search window.
+enum class WindowCentre {
+    zero,       // c = 0
+    predictor,  // c = round(p / 4)
+};
+
 // The largest range: keeps quarter-pel vectors in int16 and the packed search key in 64 bits.
 inline constexpr int max_search_range = 4095;
 inline constexpr int max_frame_dimension = 16384;
+// Keeps J = D + lambda * R (SPEC §8) of the largest block in 32 bits.
+inline constexpr int max_lambda = 65535;
 
 struct SearchParams {
     int block_size = 16;  // 4, 8, 16 or 32
-    int range = 16;       // candidates -range..range in x and y
+    int range = 16;       // integer candidates c + [-range, range]^2
     BorderMode border = BorderMode::pad;
-    Algorithm algorithm = Algorithm::full_search;
+    SearchMethod search = SearchMethod::full;
+    Subpel subpel = Subpel::none;
+    int lambda = 0;  // SPEC §8's rate weight; 0: distortion only
+    Predictor predictor = Predictor::none;
+    WindowCentre centre = WindowCentre::zero;
+    int refresh = 0;  // temporal predictor: a new segment every `refresh` pairs; 0: one segment
 
-    // Throws Error(invalid_argument) naming the field and the allowed values.
+    // Throws Error(invalid_argument) naming the field and the allowed values, or a combination SPEC
+    // does not define.
     void validate() const;
 };
 
+// The chain's short name: the search, then "+hpel" or "+qpel": "fs", "fs+hpel", "tz+qpel".
+[[nodiscard]] std::string chain_name(const SearchParams& params);
+// Sets the search and the refinement from such a name (`--algo fs+hpel`); other fields unchanged.
+void apply_chain_name(SearchParams& params, std::string_view name);
+
 // Parsers accept exactly the names to_string prints and throw Error(invalid_argument) otherwise,
 // listing the allowed values.
-[[nodiscard]] Algorithm parse_algorithm(std::string_view name);
 [[nodiscard]] BorderMode parse_border_mode(std::string_view name);
-[[nodiscard]] std::string_view to_string(Algorithm algorithm);
+[[nodiscard]] SearchMethod parse_search_method(std::string_view name);
+[[nodiscard]] Subpel parse_subpel(std::string_view name);
+[[nodiscard]] Predictor parse_predictor(std::string_view name);
+[[nodiscard]] WindowCentre parse_window_centre(std::string_view name);
 [[nodiscard]] std::string_view to_string(BorderMode border);
+[[nodiscard]] std::string_view to_string(SearchMethod search);
+[[nodiscard]] std::string_view to_string(Subpel subpel);
+[[nodiscard]] std::string_view to_string(Predictor predictor);
+[[nodiscard]] std::string_view to_string(WindowCentre centre);
 
 // Blocks per row and column for a frame (SPEC §1: blocks tile the frame from (0,0), partial edge
 // blocks included).

@@ -24,7 +24,9 @@ namespace xme::reference {
 [[nodiscard]] std::uint32_t cost4(PlaneView reference, PlaneView current, int bx, int by, int block_size,
                                   int mvx, int mvy);
 
-// The whole search of SPEC §2-§4 for one frame pair.
-[[nodiscard]] MotionField estimate(PlaneView reference, PlaneView current, const SearchParams& params);
+// The whole chain of SPEC §2-§11 for one frame pair. `previous` is the previous pair's result of the
+// same segment for the temporal predictor (SPEC §8), null at a segment's start.
+[[nodiscard]] MotionField estimate(PlaneView reference, PlaneView current, const SearchParams& params,
+                                   const MotionField* previous = nullptr);
 
 }  // namespace xme::reference

