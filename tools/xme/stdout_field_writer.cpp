@@ -12,7 +12,7 @@ namespace {
 
 class StdoutCsvWriter final : public FieldWriter {
 public:
-    StdoutCsvWriter() { put("frame,x,y,mv_x,mv_y,cost,cost_scale\n"); }
+    StdoutCsvWriter() { put("frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n"); }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
         std::string text;
@@ -23,7 +23,8 @@ public:
                         std::to_string(std::int64_t{bx} * field.block_size) + ',' +
                         std::to_string(std::int64_t{by} * field.block_size) + ',' +
                         std::to_string(block.mv_x) + ',' + std::to_string(block.mv_y) + ',' +
-                        std::to_string(block.cost) + ',' + std::to_string(field.cost_scale) + '\n';
+                        std::to_string(block.cost) + ',' + std::to_string(field.cost_scale()) + ',' +
+                        to_string(field.cost_kind) + ',' + std::to_string(block.candidates) + '\n';
             }
         }
         put(text);
