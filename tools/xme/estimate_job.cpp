@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "estimate_report_json.hpp"
+#include "output_files.hpp"
 #include "progress.hpp"
 #include "xme/accounting.hpp"
 #include "xme/builtin_backends.hpp"
@@ -109,6 +110,11 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     EstimateReport report;
     auto reader = open_video(settings.input, settings.raw);
     report.video = reader->info();
+    if (settings.raw_options_given && report.video.format != "raw") {
+        report.notices.push_back("--size and --pix-fmt apply to raw video only: " + settings.input + " is " +
+                                 report.video.format + ", whose header gives the size; they are ignored");
+        std::cerr << "xme: notice: " << report.notices.back() << "\n";
+    }
     if (settings.start > 0 && reader->skip_frames(settings.start) < settings.start) {
         throw Error(ErrorKind::invalid_argument, "--start " + std::to_string(settings.start) + " is past the end of " +
                                                      settings.input);
@@ -120,11 +126,17 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     if (settings.verbose && !report.choice_reason.empty()) std::cerr << "xme: chose " << report.choice_reason << "\n";
     Scheduler scheduler(registry, options);
     report.devices = scheduler.devices();
+    // The summary's path is checked now, not after the run; -o is opened in run_pairs, also before it.
+    ClaimedOutput json_output =
+        settings.json.empty() ? ClaimedOutput() : ClaimedOutput(settings.json, "the JSON summary");
     report.comparisons_per_pair = pixel_comparisons(options.session.width, options.session.height, options.session.params);
     auto finish = [&] {
         report.devices = scheduler.devices();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (!settings.json.empty()) write_report_json(report, settings);
+        if (!settings.json.empty()) {
+            write_report_json(report, settings);
+            json_output.keep();
+        }
     };
     try {
         run_pairs(settings, scheduler, *reader, report);

@@ -1,9 +1,9 @@
 // What an estimate or compare run reports: the JSON summary and the tables on stdout.
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "estimate_report_json.hpp"
+#include "output_files.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -89,9 +89,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
                     {"device_time_includes", "each device's own clock per pair: GPU events or timestamps around "
                                              "its kernels; for the CPU, the search"}}},
         {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()}};
-    std::ofstream out(settings.json);
-    out << summary.dump(2) << "\n";
-    if (!out) throw Error(ErrorKind::io, "cannot write the JSON summary " + settings.json);
+    write_output_file(settings.json, summary.dump(2) + "\n", "the JSON summary");
 }
 
 void print_summary(const EstimateReport& report, const EstimateSettings& settings) {
