@@ -1,7 +1,6 @@
 // `xme compare`, `xme estimate --policy split` and `xme bench` end to end.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -22,7 +21,7 @@ std::string second_device() {
 }  // namespace
 
 TEST_SUITE("cli") {
-    TEST_CASE("compare: devices that agree exit 0; a perturbed one is caught and every mismatch reported") {
+    TEST_CASE("compare: devices that agree exit 0, with every pair of devices compared") {
         if (!fs::exists(real_clip())) {
             MESSAGE("skipped: ", real_clip(), " is missing");
             return;
@@ -37,23 +36,8 @@ TEST_SUITE("cli") {
         const auto agreed = nlohmann::json::parse(read_file(dir / "agree.json"));
         for (const auto& pair : agreed["agreement"]) CHECK(pair["mismatch_count"] == 0);
 
-        const Run disagree = run_xme(common + (dir / "disagree.json").string(), "XME_TEST_CPU_PERTURB=1");
-        INFO(disagree.output);
-        CHECK(disagree.exit_code == 6);
-        CHECK(disagree.output.find("the devices disagree") != std::string::npos);
-        const auto report = nlohmann::json::parse(read_file(dir / "disagree.json"));
-        bool found = false;
-        for (const auto& pair : report["agreement"]) {
-            if (pair["pair"] != "cpu vs " + second_device()) continue;
-            found = true;
-            REQUIRE(pair["mismatches"].size() == 3);  // block (0,0) of each of the 3 pairs
-            const auto& first = pair["mismatches"][0];
-            CHECK(first["frame"] == 1);
-            CHECK(first["block_x"] == 0);
-            CHECK(std::abs(first["actual"]["mv_x"].get<int>() - first["expected"]["mv_x"].get<int>()) == 4);
-            CHECK(first.contains("expected_reference_cost"));
-        }
-        CHECK(found);
+        // Devices that disagree (exit 6, every mismatch in the report) are provoked with the test-only
+        // fake backend, at the scheduler's level: test_scheduler_faults.cpp.
     }
 
     TEST_CASE("estimate --policy split writes what --policy single writes") {

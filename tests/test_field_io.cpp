@@ -1,9 +1,14 @@
 // Motion-field writers (CSV, NPY) and writer errors, on random data from a seed printed per run.
 #include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -80,9 +85,98 @@ std::string load_with_numpy(const std::string& path) {
     return output;
 }
 
+// Writes `fields` (frames 1, 2, ...) to `path` in a child process whose files may not grow past
+// `limit` bytes (RLIMIT_FSIZE, SIGXFSZ ignored: writes fail with EFBIG, as on a full disk).
+// Returns the frames written and the error's kind and message ("" if none).
+struct LimitedWrite {
+    int frames = 0;
+    std::string error;
+};
+LimitedWrite write_with_size_limit(const std::string& path, const std::vector<xme::MotionField>& fields,
+                                   rlim_t limit) {
+    int channel[2];
+    REQUIRE(pipe(channel) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        close(channel[0]);
+        const rlimit size_limit{limit, limit};
+        setrlimit(RLIMIT_FSIZE, &size_limit);
+        signal(SIGXFSZ, SIG_IGN);
+        int frames = 0;
+        std::string error;
+        try {
+            auto writer = xme::open_field_writer(path);
+            for (const auto& field : fields) {
+                writer->write(frames + 1, field);
+                ++frames;
+            }
+        } catch (const xme::Error& e) {
+            error = std::to_string(e.exit_code()) + " " + e.what();
+        }
+        const std::string report = std::to_string(frames) + "\n" + error;
+        static_cast<void>(write(channel[1], report.data(), report.size()));
+        _exit(0);
+    }
+    close(channel[1]);
+    std::string report;
+    char buffer[1024];
+    for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) > 0;)
+        report.append(buffer, static_cast<std::size_t>(n));
+    close(channel[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    const std::size_t newline = report.find('\n');
+    REQUIRE(newline != std::string::npos);
+    return {std::stoi(report.substr(0, newline)), report.substr(newline + 1)};
+}
+
 }  // namespace
 
 TEST_SUITE_BEGIN("io");
+
+TEST_CASE("a write that fails mid-file (full disk, size limit) leaves whole frames and says why") {
+    SEEDED_RNG(rng, "io/size limit");
+    TempDir dir;
+    std::vector<xme::MotionField> fields;
+    for (int i = 0; i < 12; ++i) fields.push_back(random_field(7, 5, 16, {xme::Distortion::cost4, false}, rng));
+    const rlim_t limit = std::uniform_int_distribution<rlim_t>(600, 3000)(rng);
+    INFO("file size limit ", limit);
+
+    const std::string csv = dir.file("limited.csv");
+    const LimitedWrite csv_run = write_with_size_limit(csv, fields, limit);
+    CHECK(csv_run.frames < 12);
+    CHECK(csv_run.error == "7 cannot write " + csv + ": File too large; it keeps the frames written before");
+    std::string expected = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
+    for (int i = 0; i < csv_run.frames; ++i)
+        expected += join(expected_values(i + 1, fields[static_cast<std::size_t>(i)], true), 9, ',');
+    CHECK(read_file(csv) == expected);  // whole frames only: no half-written row
+
+    const std::string npy = dir.file("limited.npy");
+    const LimitedWrite npy_run = write_with_size_limit(npy, fields, limit);
+    CHECK(npy_run.frames < 12);
+    CHECK(npy_run.error.rfind("7 cannot write " + npy + ": File too large", 0) == 0);
+    const std::size_t rows = static_cast<std::size_t>(npy_run.frames) * 35;
+    CHECK(read_file(npy).size() == 128 + rows * 9 * 4);
+    CHECK(read_file(npy).substr(0, 128).find("'shape': (" + std::to_string(rows) + ", 9)") !=
+          std::string::npos);
+    if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") == 0) {
+        std::vector<std::string> values;
+        for (int i = 0; i < npy_run.frames; ++i) {
+            const auto more = expected_values(i + 1, fields[static_cast<std::size_t>(i)], false);
+            values.insert(values.end(), more.begin(), more.end());
+        }
+        CHECK(load_with_numpy(npy) == "<i4 (" + std::to_string(rows) + ", 9)" +
+                                          (values.empty() ? "\n" : " " + join(values, values.size(), ' ')));
+    }
+
+    // A full device from the first byte: the header cannot be written.
+    const std::string full = dir.file("full.csv");
+    std::filesystem::create_symlink("/dev/full", full);
+    check_error([&] { (void)xme::open_field_writer(full); }, ErrorKind::io,
+                {full, "No space left on device"});
+}
 
 TEST_CASE("CSV field file: header, then one row per block, complete after every frame") {
     SEEDED_RNG(rng, "io/csv");

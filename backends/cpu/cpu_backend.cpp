@@ -3,7 +3,6 @@
 
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -69,25 +68,10 @@ private:
     std::uint64_t clock_ = 0;
 };
 
-// Test-only switches, read once per session, so that the scheduler's tests can make this device fail
-// mid-run or give a wrong answer: XME_TEST_CPU_FAIL_AFTER=N fails every pair after the first N;
-// XME_TEST_CPU_PERTURB=1 moves the first block's vector by one pixel.
-struct TestFaults {
-    long fail_after = -1;
-    bool perturb = false;
-};
-
-TestFaults read_test_faults() {
-    TestFaults faults;
-    if (const char* after = std::getenv("XME_TEST_CPU_FAIL_AFTER")) faults.fail_after = std::strtol(after, nullptr, 10);
-    if (const char* perturb = std::getenv("XME_TEST_CPU_PERTURB")) faults.perturb = std::string(perturb) == "1";
-    return faults;
-}
-
 class CpuSession final : public SynchronousSession {
 public:
     CpuSession(const SessionOptions& options, const std::string& kernel_name)
-        : options_(options), kernel_(find_kernel(kernel_name)), faults_(read_test_faults()) {
+        : options_(options), kernel_(find_kernel(kernel_name)) {
         threads_ = options.threads > 0 ? options.threads : omp_get_max_threads();
         const int b = options.params.block_size;
         blocks_x_ = blocks_across(options.width, b);
@@ -104,11 +88,6 @@ public:
 
 protected:
     PairResult compute(const FramePair& pair) override {
-        if (faults_.fail_after >= 0 && pairs_done_ >= faults_.fail_after) {
-            throw Error(ErrorKind::device, "cpu: injected failure at frame " + std::to_string(pair.current_id) +
-                                               " (XME_TEST_CPU_FAIL_AFTER=" + std::to_string(faults_.fail_after) + ")");
-        }
-        ++pairs_done_;
         check_size(pair.reference, "reference");
         check_size(pair.current, "current");
         const auto start = std::chrono::steady_clock::now();
@@ -138,7 +117,6 @@ protected:
         }
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (faults_.perturb) result.field.blocks.front().mv_x = static_cast<std::int16_t>(result.field.blocks.front().mv_x + 4);
         return result;
     }
 
@@ -173,8 +151,6 @@ private:
     std::vector<std::uint64_t> scratch_;
     std::vector<std::uint64_t> keys_;
     PaddedFrameCache frames_;
-    TestFaults faults_;
-    long pairs_done_ = 0;
 };
 
 const char* sad_instruction(const std::string& kernel) {

@@ -2,15 +2,17 @@
 // every finished frame readable.
 #include "xme/field_io.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <optional>
+#include <string_view>
 
 #include "xme/error.hpp"
 
@@ -19,10 +21,6 @@ namespace {
 
 constexpr int columns = 9;  // frame, x, y, mv_x, mv_y, cost, cost_scale, cost_kind, candidates
 constexpr int cost_kind_column = 7;
-
-struct FileCloser {
-    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
-};
 
 // One block's row, in the column order both formats share.
 std::array<std::int64_t, columns> block_row(std::int64_t frame_index, const MotionField& field, int bx,
@@ -39,11 +37,17 @@ std::array<std::int64_t, columns> block_row(std::int64_t frame_index, const Moti
             block.candidates};
 }
 
+// A file written with plain POSIX calls, so that a failed write can be undone exactly: the file
+// is cut back to the end of the last whole frame (no stdio buffer holds a half-written row).
 class FileFieldWriter : public FieldWriter {
 public:
-    explicit FileFieldWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
-        if (!file_) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
+    explicit FileFieldWriter(const std::string& path)
+        : path_(path), fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) {
+        if (fd_ < 0) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
     }
+    ~FileFieldWriter() override { ::close(fd_); }
+    FileFieldWriter(const FileFieldWriter&) = delete;
+    FileFieldWriter& operator=(const FileFieldWriter&) = delete;
 
 protected:
     void check_shape(std::int64_t frame_index, const MotionField& field) const {
@@ -57,24 +61,57 @@ protected:
         }
     }
 
-    // Writes `bytes` at `offset` (or at the end), then flushes: a full disk is reported here.
-    void put(const void* bytes, std::size_t size, std::optional<long> offset = std::nullopt) {
-        const bool ok = std::fseek(file_.get(), offset.value_or(0), offset ? SEEK_SET : SEEK_END) == 0 &&
-                        std::fwrite(bytes, 1, size, file_.get()) == size && std::fflush(file_.get()) == 0;
-        if (!ok) throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+    // Writes all of `bytes` at `offset`; a full disk or a file-size limit is reported here, with the
+    // OS's reason, after the file has been cut back to its last whole frame.
+    void put(std::string_view bytes, off_t offset) {
+        while (!bytes.empty()) {
+            const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), offset);
+            if (written < 0 && errno == EINTR) continue;
+            if (written <= 0) fail(written < 0 ? errno : ENOSPC);
+            bytes.remove_prefix(static_cast<std::size_t>(written));
+            offset += written;
+        }
     }
+    // Appends, after the last whole frame.
+    void append(std::string_view bytes) {
+        put(bytes, whole_size_ + static_cast<off_t>(pending_));
+        pending_ += bytes.size();
+    }
+    // Everything appended so far belongs to whole frames.
+    void commit() {
+        whole_size_ += static_cast<off_t>(pending_);
+        pending_ = 0;
+    }
+
+    [[noreturn]] void fail(int error) {
+        // Keep only whole frames; on a full disk, cutting the file frees space rather than needing it.
+        if (!failing_) {
+            failing_ = true;
+            static_cast<void>(::ftruncate(fd_, whole_size_));
+            pending_ = 0;
+            rollback();
+            failing_ = false;
+        }
+        throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(error) +
+                                       "; it keeps the frames written before");
+    }
+    // Puts back what the format keeps besides whole frames (the NPY header's row count).
+    virtual void rollback() {}
 
     std::string path_;
 
 private:
-    std::unique_ptr<std::FILE, FileCloser> file_;
+    int fd_;
+    off_t whole_size_ = 0;     // the end of the last whole frame (or of the header)
+    std::size_t pending_ = 0;  // bytes appended since
+    bool failing_ = false;     // inside fail(): a rollback that fails too is not rolled back again
 };
 
 class CsvFieldWriter final : public FileFieldWriter {
 public:
     explicit CsvFieldWriter(const std::string& path) : FileFieldWriter(path) {
-        static constexpr char header[] = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
-        put(header, sizeof header - 1);
+        append("frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n");
+        commit();
     }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
@@ -91,7 +128,8 @@ public:
                 text += '\n';
             }
         }
-        put(text.data(), text.size());
+        append(text);
+        commit();
     }
 };
 
@@ -100,7 +138,10 @@ public:
 // the shape can be rewritten in place after every frame.
 class NpyFieldWriter final : public FileFieldWriter {
 public:
-    explicit NpyFieldWriter(const std::string& path) : FileFieldWriter(path) { write_header(); }
+    explicit NpyFieldWriter(const std::string& path) : FileFieldWriter(path) {
+        append(header(0));
+        commit();
+    }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
         check_shape(frame_index, field);
@@ -114,26 +155,38 @@ public:
         }
         // Data first, shape second: if the process dies in between, the file still holds the old
         // shape, and numpy ignores the bytes past it.
-        put(data.data(), data.size());
+        append(data);
+        write_header(rows_ + static_cast<std::int64_t>(field.blocks.size()));
         rows_ += static_cast<std::int64_t>(field.blocks.size());
-        write_header();
+        commit();
     }
 
 private:
     static constexpr std::size_t header_size = 128;
 
-    void write_header() {
-        std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(rows_) +
+    // The header of an array of `rows` rows.
+    static std::string header(std::int64_t rows) {
+        std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
                            ", " + std::to_string(columns) + "), }";
         static constexpr char prelude[] = "\x93NUMPY\x01\x00";
         constexpr std::size_t prelude_size = sizeof prelude - 1 + 2;  // + the uint16 length
         dict.resize(header_size - prelude_size - 1, ' ');
         dict += '\n';
-        std::string header(prelude, sizeof prelude - 1);
-        header += static_cast<char>(dict.size() & 0xff);
-        header += static_cast<char>(dict.size() >> 8);
-        header += dict;
-        put(header.data(), header.size(), 0);
+        std::string text(prelude, sizeof prelude - 1);
+        text += static_cast<char>(dict.size() & 0xff);
+        text += static_cast<char>(dict.size() >> 8);
+        text += dict;
+        return text;
+    }
+    // Rewrites the header in place for `rows` rows.
+    void write_header(std::int64_t rows) { put(header(rows), 0); }
+
+    // The header may have been half rewritten: write the row count of the whole frames again.
+    void rollback() override {
+        try {
+            write_header(rows_);
+        } catch (const Error&) {  // already failing: the first error is the one reported
+        }
     }
 
     // Little-endian whatever the host; a value that int32 cannot hold is an error, never wrapped.

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
+#include "output_files.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -81,9 +81,7 @@ void write_bench_chart(const std::vector<BenchRow>& rows, const std::string& pat
             << x_of(row.device_fps()) + 6 << "' y='" << y + 14 << "'>" << escape(value.str()) << "</text>\n";
     }
     svg << "</svg>\n";
-    std::ofstream out(path);
-    out << svg.str();
-    if (!out) throw Error(ErrorKind::io, "cannot write the chart " + path);
+    write_output_file(path, svg.str(), "the chart");
 }
 
 }  // namespace xme::cli

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 
 #include "xme/accounting.hpp"
@@ -158,9 +159,37 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             if (info.available && info.backend != "reference") names.push_back(info.name);
         }
     }
-    std::vector<BenchRow> rows;
+    // Every device opened, and every requested variant found, before the first measurement.
+    std::vector<std::unique_ptr<Device>> devices;
     for (const auto& name : names) {
-        auto device = registry.open(name);
+        devices.push_back(registry.open(name));
+        for (std::size_t i = 0; i + 1 < devices.size(); ++i) {
+            if (devices[i]->info().name == devices.back()->info().name) {
+                throw Error(ErrorKind::invalid_argument,
+                            "device " + devices.back()->info().name +
+                                " is given twice in --backends: list each device once");
+            }
+        }
+    }
+    for (const auto& wanted : settings.variants) {
+        std::string offered;
+        bool found = false;
+        for (const auto& device : devices) {
+            const auto& variants = device->info().variants;
+            found = found || std::find(variants.begin(), variants.end(), wanted) != variants.end();
+            std::string listed;
+            for (const auto& variant : variants) listed += (listed.empty() ? "" : ", ") + variant;
+            offered += (offered.empty() ? "" : "; ") + device->info().name + ": " + listed;
+        }
+        if (!found) {
+            throw Error(ErrorKind::invalid_argument, "none of the chosen devices has the variant '" + wanted +
+                                                         "'; their variants: " + offered);
+        }
+    }
+    std::vector<BenchRow> rows;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        Device* device = devices[d].get();
+        const std::string& name = names[d];
         const std::optional<SadPeak> peak = settings.sad_peak ? device->measure_sad_peak() : std::nullopt;
         // --variants picks among each device's own variants; a device with none of them runs its default.
         std::vector<std::string> variants;

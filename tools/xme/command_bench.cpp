@@ -1,6 +1,5 @@
 // `xme bench [INPUT]`: cross-device performance over a matrix of parameters.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include "chain_options.hpp"
 #include "commands.hpp"
 #include "job_options.hpp"
+#include "output_files.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -23,6 +23,9 @@ struct BenchOptions {
     std::string csv;
     std::string json;
     std::string chart;
+    std::string backends;
+    std::string variants;
+    std::vector<std::string> empty_values;
 };
 
 std::string peak_fraction(const BenchRow& row) {
@@ -84,16 +87,35 @@ nlohmann::json row_json(const BenchRow& row) {
     return j;
 }
 
-void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& options) {
+struct BenchOutputs {
+    ClaimedOutput csv;
+    ClaimedOutput json;
+    ClaimedOutput chart;
+};
+
+// Claimed before the first measurement, so that an unwritable path fails at once.
+BenchOutputs claim_outputs(const BenchOptions& options) {
+    BenchOutputs outputs;
+    if (!options.csv.empty()) outputs.csv = ClaimedOutput(options.csv, "the CSV table");
+    if (!options.json.empty()) outputs.json = ClaimedOutput(options.json, "the JSON table");
+    if (!options.chart.empty()) outputs.chart = ClaimedOutput(options.chart, "the chart");
+    return outputs;
+}
+
+void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& options, BenchOutputs& outputs) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& row : rows) all.push_back(row_json(row));
     if (!options.json.empty()) {
-        std::ofstream out(options.json);
-        out << nlohmann::json{{"rows", all}, {"device_time_includes", "each device's own clock: kernels (GPU events or timestamps) or the search (CPU)"}}.dump(2) << "\n";
-        if (!out) throw Error(ErrorKind::io, "cannot write " + options.json);
+        outputs.json.write(
+            nlohmann::json{
+                {"rows", all},
+                {"device_time_includes",
+                 "each device's own clock: kernels (GPU events or timestamps) or the search (CPU)"}}
+                .dump(2) +
+            "\n");
     }
     if (!options.csv.empty()) {
-        std::ofstream out(options.csv);
+        std::ostringstream out;
         const auto& first = all.front();
         std::string header;
         for (const auto& [key, value] : first.items()) header += (header.empty() ? "" : ",") + key;
@@ -105,7 +127,7 @@ void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& option
             }
             out << line << "\n";
         }
-        if (!out) throw Error(ErrorKind::io, "cannot write " + options.csv);
+        outputs.csv.write(out.str());
     }
 }
 
@@ -116,8 +138,12 @@ Command add_bench_command(CLI::App& app) {
     auto& s = options->settings;
     auto* cmd = app.add_subcommand("bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
     cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
-    cmd->add_option("--backends", s.devices, "Devices, comma-separated (default: every available one)")->delimiter(',');
-    cmd->add_option("--variants", s.variants, "Variants, comma-separated: each device runs those it has, or its default (default: all)")->delimiter(',');
+    cmd->add_option("--backends", options->backends,
+                    "Devices, comma-separated (default: every available one)")
+        ->each(note_empty(options->empty_values, "--backends"));
+    cmd->add_option("--variants", options->variants,
+                    "Variants, comma-separated: each device runs those it has, or its default (default: all)")
+        ->each(note_empty(options->empty_values, "--variants"));
     add_chain_options(*cmd, options->chain, true);
     cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")->delimiter(',')->capture_default_str();
     cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")->delimiter(',')->capture_default_str();
@@ -127,12 +153,20 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
     cmd->add_flag("--split", s.split, "Also time whole jobs: each device alone, then all of them under --policy split");
-    cmd->add_option("--csv", options->csv, "Write the rows as CSV");
-    cmd->add_option("--json", options->json, "Write the rows as JSON");
-    cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file");
+    cmd->add_option("--csv", options->csv, "Write the rows as CSV")
+        ->each(note_empty(options->empty_values, "--csv"));
+    cmd->add_option("--json", options->json, "Write the rows as JSON")
+        ->each(note_empty(options->empty_values, "--json"));
+    cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file")
+        ->each(note_empty(options->empty_values, "--chart"));
     return {cmd, [options] {
+                refuse_empty_values(options->empty_values);
                 auto& settings = options->settings;
                 check_thread_count(settings.threads, "--threads");
+                if (!options->backends.empty())
+                    settings.devices = split_list(options->backends, "--backends");
+                if (!options->variants.empty())
+                    settings.variants = split_list(options->variants, "--variants");
                 settings.sizes.clear();
                 for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
                 settings.border = parse_border_mode(options->border);
@@ -142,10 +176,14 @@ Command add_bench_command(CLI::App& app) {
                 base.border = settings.border;
                 base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
                 settings.chains = chains_from(options->chain, base);
+                BenchOutputs outputs = claim_outputs(*options);
                 const auto rows = run_bench(settings);
                 print_table(rows);
-                write_outputs(rows, *options);
-                if (!options->chart.empty()) write_bench_chart(rows, options->chart);
+                write_outputs(rows, *options, outputs);
+                if (!options->chart.empty()) {
+                    write_bench_chart(rows, options->chart);
+                    outputs.chart.keep();
+                }
                 return 0;
             }};
 }

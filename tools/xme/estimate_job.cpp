@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "estimate_report_json.hpp"
+#include "output_files.hpp"
 #include "progress.hpp"
 #include "stdout_field_writer.hpp"
 #include "xme/accounting.hpp"
@@ -142,6 +143,11 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
                                     : FfmpegLog::warnings);
     auto reader = open_video(settings.input, settings.raw);
     report.video = reader->info();
+    if (settings.raw_options_given && report.video.format != "raw") {
+        report.notices.push_back("--size and --pix-fmt apply to raw video only: " + settings.input + " is " +
+                                 report.video.format + ", whose header gives the size; they are ignored");
+        std::cerr << "xme: notice: " << report.notices.back() << "\n";
+    }
     const VideoInfo& video = report.video;
     if (video.width > max_frame_dimension || video.height > max_frame_dimension) {
         throw Error(ErrorKind::unsupported, settings.input + " is " + std::to_string(video.width) + "x" +
@@ -162,11 +168,17 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     if (settings.verbose && !report.choice_reason.empty()) std::cerr << "xme: chose " << report.choice_reason << "\n";
     Scheduler scheduler(registry, options);
     report.devices = scheduler.devices();
+    // The summary's path is checked now, not after the run; -o is opened in run_pairs, also before it.
+    ClaimedOutput json_output =
+        settings.json.empty() || settings.json == "-" ? ClaimedOutput() : ClaimedOutput(settings.json, "the JSON summary");
     report.comparisons_per_pair = pixel_comparisons(options.session.width, options.session.height, options.session.params);
     auto finish = [&] {
         report.devices = scheduler.devices();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (!settings.json.empty()) write_report_json(report, settings);
+        if (!settings.json.empty()) {
+            write_report_json(report, settings);
+            json_output.keep();
+        }
     };
     bool frames_lost = false;
     try {

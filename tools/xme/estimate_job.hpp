@@ -25,6 +25,7 @@ struct EstimateSettings {
     std::int64_t frames = -1;  // frames read (pairs = frames - 1); -1: to the end
     std::string output;        // .csv or .npy, or empty
     std::string json;          // summary file, or empty
+    bool raw_options_given = false;  // --size or --pix-fmt: a notice if the input is not raw
     bool quiet = false;
     bool verbose = false;
 

@@ -1,10 +1,10 @@
 // What an estimate or compare run reports: the JSON summary and the tables on stdout.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "estimate_report_json.hpp"
+#include "output_files.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -95,9 +95,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
         if (!std::cout) throw Error(ErrorKind::io, "cannot write the JSON summary to standard output");
         return;
     }
-    std::ofstream out(settings.json);
-    out << summary.dump(2) << "\n";
-    if (!out) throw Error(ErrorKind::io, "cannot write the JSON summary " + settings.json);
+    write_output_file(settings.json, summary.dump(2) + "\n", "the JSON summary");
 }
 
 void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,12 +15,14 @@ namespace xme::cli {
 struct JobOptions {
     EstimateSettings settings;
     std::string backend;                // --backend: one device
-    std::vector<std::string> backends;  // --backends: several
+    std::string backends;               // --backends: several, comma-separated
     std::string policy = "single";
     ChainOptions chain;
     std::string border = "pad";
     std::string size;
     std::string pixel_format = "yuv420p";
+    bool pixel_format_given = false;
+    std::vector<std::string> empty_values;  // options given an empty value, refused by settings_from
 };
 
 // Parses WIDTHxHEIGHT, each 1..max_frame_dimension, digits only; throws Error(invalid_argument)
@@ -31,6 +34,16 @@ inline constexpr int max_host_threads = 1024;
 
 // Throws Error(invalid_argument) unless 0 <= threads <= max_host_threads.
 void check_thread_count(int threads, const std::string& option);
+// Notes in `empty_values` each empty value given to the option (an empty --backends entry, as in
+// `--backends ,`, included), so that it is refused rather than read as "not given".
+[[nodiscard]] std::function<void(const std::string&)> note_empty(std::vector<std::string>& empty_values,
+                                                                 const std::string& option);
+// Throws Error(invalid_argument) for the first of them.
+void refuse_empty_values(const std::vector<std::string>& empty_values);
+// Splits a comma-separated list; an empty entry (as in "," or "cpu,,cuda:0") is an error naming
+// `option`. The list is one command-line word, so that a stray comma never makes the option take
+// the next word (another option, or the input) as an entry.
+[[nodiscard]] std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 // Adds the shared options to a subcommand.
 void add_job_options(CLI::App& command, JobOptions& options);

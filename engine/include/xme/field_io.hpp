@@ -18,7 +18,9 @@ namespace xme {
 class FieldWriter {
 public:
     virtual ~FieldWriter() = default;
-    // Appends one frame's field; the file is complete and valid after every call.
+    // Appends one frame's field; the file is complete and valid after every call. When the write
+    // fails (a full disk, a file-size limit), the file is cut back to the frames written before, and
+    // Error(io) names the file and the OS's reason.
     virtual void write(std::int64_t frame_index, const MotionField& field) = 0;
 };
 

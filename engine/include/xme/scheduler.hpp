@@ -29,8 +29,15 @@ enum class Policy {
 struct ScheduleOptions {
     Policy policy = Policy::single;
     std::vector<std::string> devices;  // names as Registry::open takes them; single: exactly one
-    SessionOptions session;            // variant applies to devices that have it; others use their default
-    int pairs_in_flight = 2;           // per device
+    // A variant that some devices have applies to those; the others use their default. A variant
+    // that none of the devices has is an error.
+    SessionOptions session;
+    int pairs_in_flight = 2;  // per device
+    // A device call (opening a session, submitting a pair, receiving a result) that has not returned
+    // after this long is taken as a hung device: it is abandoned and the run goes on as if it had
+    // failed. Generous, since one pair of a large frame on a slow CPU variant takes minutes; <= 0:
+    // no limit.
+    double device_timeout_seconds = 600;
 };
 
 struct DeviceResult {
@@ -64,18 +71,22 @@ public:
 
     // Reads frames with `next_frame` (nothing at the end), numbering them from `first_index`, and
     // hands every pair to `deliver` on this thread, in frame order. Under split, a device that fails
-    // hands its unfinished pairs to the others and `notice` says so; when no device is left, or
-    // under single or mirror, the first failure is rethrown after every pair finished before it
-    // has been delivered. A reader error is rethrown likewise.
+    // (or hangs past the timeout) hands its unfinished pairs to the others and `notice` says so; when
+    // no device is left, or under single or mirror, the first failure is rethrown once every pair
+    // that all devices can still finish has been delivered: under mirror the other devices first
+    // finish every pair the failed one finished. A reader error is rethrown likewise. An exception
+    // from `deliver` or `notice` (an output that cannot be written) stops the devices and is
+    // rethrown at once. Every worker thread has been joined when run returns or throws, but for
+    // a hung one, which is left behind detached (it owns what it still uses).
     void run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
              const std::function<void(ScheduledPair&&)>& deliver, const std::function<void(const std::string&)>& notice);
 
 private:
     struct Shared;
-    void work(std::size_t device_index, Shared& shared);
+    static void work(std::size_t device_index, Shared& shared);
 
     ScheduleOptions options_;
-    std::vector<std::unique_ptr<Device>> opened_;
+    std::vector<std::shared_ptr<Device>> opened_;  // shared with workers, which a hung one may outlive
     std::vector<ScheduledDevice> devices_;
 };
 

@@ -1,0 +1,77 @@
+// Internal to the scheduler: the state its reader (run's thread), its device workers and its
+// watchdog share, under one mutex. Workers hold it by shared_ptr, so that a hung one that the run
+// leaves behind never touches freed memory.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xme/scheduler.hpp"
+
+namespace xme {
+
+struct Scheduler::Shared {
+    using Clock = std::chrono::steady_clock;
+
+    ScheduleOptions options;
+    std::vector<std::shared_ptr<Device>> opened;
+    std::vector<ScheduledDevice> devices;  // copied back to the Scheduler when the run ends
+    std::int64_t first_index = 0;
+
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::map<std::int64_t, std::shared_ptr<const Frame>> frames;  // read and still needed
+    std::vector<std::deque<std::int64_t>>
+        queues;  // pairs to do, by current-frame index: one shared (split) or one per device
+    std::vector<std::deque<std::int64_t>> holding;  // pairs each device has been given and not finished
+    std::map<std::int64_t, ScheduledPair> results;  // finished or partly finished pairs, not yet delivered
+    std::int64_t last_pair = -1;                    // highest pair index queued so far
+    // After a failure under single or mirror: the last pair still worth finishing, the last one
+    // every failed device finished (the others finish it too, so that it can be delivered).
+    std::int64_t last_wanted = std::numeric_limits<std::int64_t>::max();
+    bool reading_done = false;
+    bool stopping = false;  // the run is over: workers leave
+    std::int64_t next_delivery = 0;
+    std::size_t devices_alive = 0;
+    std::size_t workers_running = 0;  // not counting abandoned ones
+    std::vector<double> rates;        // measured pairs per second of each device; 0: not yet, or failed
+    std::vector<std::optional<Clock::time_point>> call_started;  // a device call under way since
+    std::vector<bool> abandoned;                                 // hung: left behind, must touch nothing more
+    std::exception_ptr failure;  // ends the run once the pairs before it are delivered
+    std::vector<std::string> notices;
+
+    std::deque<std::int64_t>& queue_of(std::size_t device) {
+        return queues.size() == 1 ? queues[0] : queues[device];
+    }
+
+    // Split's balance by measured throughput: a device takes the next pair only if it would finish it
+    // before the other devices, at their measured rates, would empty the queue without it; otherwise
+    // a slow device holding the last pairs would make the job slower than the fast ones alone. A
+    // device not measured yet takes one pair, to be measured.
+    [[nodiscard]] bool worth_taking(std::size_t device) const;
+    [[nodiscard]] bool finished() const { return reading_done && next_delivery > last_pair; }
+    // Whether the run has nothing more to wait for: every pair delivered, or a failure and every
+    // pair still worth finishing delivered (or no device left to finish it).
+    [[nodiscard]] bool over() const {
+        return finished() || (failure && (next_delivery > last_wanted || devices_alive == 0));
+    }
+    // A device stopped (failed, or hung and abandoned), with `why`: under split its unfinished pairs
+    // go to the others while any is left; otherwise the run ends with `error`. Lock held.
+    void device_failed(std::size_t device, const std::string& why, std::exception_ptr error);
+    // Abandons every device whose current call has run past the timeout. Lock held.
+    void abandon_hung_devices();
+    // How long the run's thread waits before looking for hung devices again.
+    [[nodiscard]] Clock::duration watch_interval() const;
+};
+
+}  // namespace xme

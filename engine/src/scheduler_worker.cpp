@@ -1,0 +1,197 @@
+// The scheduler's device side: each device's worker thread, what happens when a device fails, and
+// the watchdog that abandons a device whose call never returns.
+#include <algorithm>
+#include <cmath>
+
+#include "scheduler_state.hpp"
+#include "xme/error.hpp"
+
+namespace xme {
+namespace {
+
+std::string describe(const std::exception_ptr& error) {
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+        return e.what();
+    } catch (...) {
+    }
+    return "unknown error";
+}
+
+std::string seconds_text(double seconds) {
+    std::string text = std::to_string(seconds);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+}  // namespace
+
+bool Scheduler::Shared::worth_taking(std::size_t device) const {
+    if (queues.size() != 1 || rates.size() == 1) return true;
+    if (rates[device] == 0) return holding[device].empty();
+    double others_rate = 0;
+    std::size_t others_holding = 0;
+    for (std::size_t d = 0; d < rates.size(); ++d) {
+        if (d == device) continue;
+        others_rate += rates[d];
+        others_holding += holding[d].size();
+    }
+    if (others_rate == 0) return true;
+    const double own_finish = static_cast<double>(holding[device].size() + 1) / rates[device];
+    const double others_drain = static_cast<double>(queues[0].size() + others_holding) / others_rate;
+    return own_finish <= others_drain;
+}
+
+void Scheduler::Shared::device_failed(std::size_t device, const std::string& why, std::exception_ptr error) {
+    devices[device].failure = why;
+    --devices_alive;
+    rates[device] = 0;
+    auto& unfinished = holding[device];
+    if (options.policy == Policy::split && devices_alive > 0) {
+        // Its unfinished pairs go back to the front of the shared queue, for the others.
+        auto& queue = queues[0];
+        queue.insert(queue.begin(), unfinished.begin(), unfinished.end());
+        std::sort(queue.begin(), queue.end());
+        notices.push_back("device " + devices[device].info.name + " failed: " + why + "; its " +
+                          std::to_string(unfinished.size()) +
+                          " unfinished frame pair(s) go to the other devices");
+    } else {
+        // A device does its pairs in order, so it finished exactly the first pairs_done of them.
+        last_wanted = std::min(last_wanted, first_index + devices[device].pairs_done);
+        if (!failure) failure = error;
+    }
+    unfinished.clear();
+    changed.notify_all();
+}
+
+void Scheduler::Shared::abandon_hung_devices() {
+    if (options.device_timeout_seconds <= 0) return;
+    const auto limit = std::chrono::duration<double>(options.device_timeout_seconds);
+    const auto now = Clock::now();
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        if (abandoned[d] || !call_started[d] || now - *call_started[d] <= limit) continue;
+        abandoned[d] = true;
+        --workers_running;
+        const std::string why = "no answer from the device in " +
+                                seconds_text(options.device_timeout_seconds) +
+                                " s; it is taken as hung and abandoned";
+        device_failed(
+            d, why,
+            std::make_exception_ptr(Error(ErrorKind::device, "device " + devices[d].info.name + ": " + why)));
+    }
+}
+
+Scheduler::Shared::Clock::duration Scheduler::Shared::watch_interval() const {
+    using namespace std::chrono_literals;
+    if (options.device_timeout_seconds <= 0) return 3600s;
+    const auto quarter = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(options.device_timeout_seconds / 4));
+    return std::clamp<Clock::duration>(quarter, 1ms, 1s);
+}
+
+void Scheduler::work(std::size_t index, Shared& shared) {
+    using Clock = Shared::Clock;
+    // What the device holds: the frames stay alive here until its result is in, whatever the run
+    // does meanwhile (it may hand the pair to another device and deliver it).
+    struct Held {
+        std::int64_t pair = 0;
+        std::shared_ptr<const Frame> reference;
+        std::shared_ptr<const Frame> current;
+        Clock::time_point submitted;
+    };
+    std::deque<Held> in_flight;
+    bool refused = false;  // the last pair in flight was refused by submit
+    std::unique_ptr<MotionSession> session;
+    // The device's busy time: each pair from when the device could start on it (its submission, or
+    // the previous result, whichever is later) to its result. Waiting for frames is not counted.
+    Clock::time_point last_result{};
+    double busy_seconds = 0;
+    ScheduledDevice& stats = shared.devices[index];
+    std::unique_lock lock(shared.mutex);
+    // One call into the device, without the lock, watched by the run's thread. False when the run
+    // abandoned this device meanwhile: the worker must then leave, touching nothing.
+    auto device_call = [&](auto&& call) {
+        shared.call_started[index] = Clock::now();
+        lock.unlock();
+        try {
+            call();
+        } catch (...) {
+            lock.lock();
+            shared.call_started[index].reset();
+            throw;
+        }
+        lock.lock();
+        shared.call_started[index].reset();
+        return !shared.abandoned[index];
+    };
+    auto record = [&](PairResult&& result) {
+        const Held held = std::move(in_flight.front());
+        in_flight.pop_front();
+        shared.holding[index].pop_front();
+        ScheduledPair& slot = shared.results[held.pair];
+        slot.frame = held.pair;
+        slot.results.push_back({index, std::move(result)});
+        ++stats.pairs_done;
+        const auto now = Clock::now();
+        busy_seconds += std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count();
+        last_result = now;
+        shared.rates[index] = static_cast<double>(stats.pairs_done) / std::max(busy_seconds, 1e-9);
+        shared.changed.notify_all();
+    };
+    try {
+        SessionOptions options = shared.options.session;
+        options.variant = stats.variant;
+        if (!device_call([&] { session = shared.opened[index]->open_session(options); })) return;
+        while (!shared.stopping) {
+            auto& queue = shared.queue_of(index);
+            // Top up the device with pairs whose frames have been read.
+            while (static_cast<int>(in_flight.size()) < shared.options.pairs_in_flight && !queue.empty() &&
+                   queue.front() <= shared.last_wanted && shared.worth_taking(index)) {
+                const std::int64_t pair = queue.front();
+                queue.pop_front();
+                in_flight.push_back({pair, shared.frames.at(pair - 1), shared.frames.at(pair), Clock::now()});
+                shared.holding[index].push_back(pair);
+                const Held& held = in_flight.back();
+                refused = true;
+                FramePair frame_pair{pair - 1, held.reference->luma.view(), pair, held.current->luma.view()};
+                // SPEC §8: under single and mirror each session sees every pair in order, so the
+                // temporal predictor is the result it computed last, except at a segment's start.
+                const std::int64_t refresh = shared.options.session.params.refresh;
+                const std::int64_t pair_index = pair - (shared.first_index + 1);
+                frame_pair.segment_start = refresh > 0 ? pair_index % refresh == 0 : pair_index == 0;
+                if (!device_call([&] { session->submit(frame_pair); })) {
+                    return;
+                }
+                refused = false;
+            }
+            if (in_flight.empty()) {
+                shared.changed.wait(lock);
+                continue;
+            }
+            PairResult result;
+            if (!device_call([&] { result = session->receive(); })) return;
+            record(std::move(result));
+        }
+    } catch (...) {
+        const std::exception_ptr error = std::current_exception();
+        if (!lock.owns_lock()) lock.lock();
+        if (shared.abandoned[index]) return;
+        // Pairs the device finished before it refused one still count: collect them first.
+        while (session && refused && in_flight.size() > 1) {
+            try {
+                PairResult result;
+                if (!device_call([&] { result = session->receive(); })) return;
+                record(std::move(result));
+            } catch (...) {
+                break;
+            }
+        }
+        shared.device_failed(index, describe(error), error);
+    }
+    --shared.workers_running;
+    shared.changed.notify_all();
+}
+
+}  // namespace xme

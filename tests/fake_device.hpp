@@ -1,0 +1,53 @@
+// A fake backend for fault tests, registered in a test's own Registry (Registry::add): devices that
+// compute the right answer (the reference's) and then, on purpose, fail at a given pair, hang, or
+// return a wrong answer. The production backends carry no test switches.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "xme/backend.hpp"
+#include "xme/registry.hpp"
+
+namespace xme::test {
+
+// Counted in pairs received, from 0; each fault happens when that pair's result is asked for.
+struct FakeFaults {
+    std::int64_t fail_at = -1;      // the k-th pair throws Error(device)
+    std::int64_t hang_at = -1;      // the k-th pair blocks until FakeHangs::release
+    std::int64_t wrong_from = -1;   // from the k-th pair on, block (0,0)'s vector is off by one pixel
+    bool fail_to_open = false;      // open_session throws
+    int milliseconds_per_pair = 0;  // a slow device
+};
+
+// What a hung fake waits on, shared with its sessions so that it outlives the scheduler that gave up.
+class FakeHangs {
+public:
+    void release();
+    void wait();  // until released
+    [[nodiscard]] int waiting() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::condition_variable released_;
+    bool open_ = false;
+    int waiting_ = 0;
+};
+
+struct FakeDeviceSpec {
+    std::string name;  // "fake:0", "fake:1", ...: the family must be "fake"
+    FakeFaults faults;
+};
+
+// Adds backend "fake" with these devices to `registry`. `hangs` is what hung devices wait for.
+void add_fake_backend(Registry& registry, std::vector<FakeDeviceSpec> devices,
+                      std::shared_ptr<FakeHangs> hangs);
+
+// Its variants: the default "exact" and "alternate", so that variant checks have something to see.
+inline const std::vector<std::string> fake_variants{"exact", "alternate"};
+
+}  // namespace xme::test

@@ -1,0 +1,281 @@
+// Faults on purpose, through the fake backend (fake_device.hpp): devices that fail at pair k, hang,
+// or return a wrong answer, and outputs that cannot be written, under single, mirror and split.
+// Whatever happens, pairs come out in order, none twice, every one that could be finished is, and
+// every worker thread is joined (or, hung, left behind) when the run returns.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+#include "fake_device.hpp"
+#include "test_support.hpp"
+#include "xme/agreement.hpp"
+#include "xme/error.hpp"
+#include "xme/reference.hpp"
+#include "xme/scheduler.hpp"
+
+namespace {
+
+using xme::test::FakeDeviceSpec;
+using xme::test::FakeFaults;
+
+constexpr int pair_count = 12;
+constexpr std::int64_t first_index = 50;
+const xme::SearchParams params{8, 4, xme::BorderMode::pad, xme::SearchMethod::full};
+
+struct Clip {
+    std::vector<xme::Plane> planes;
+    std::vector<xme::MotionField> expected;  // the reference's field of each pair
+};
+
+Clip random_clip(const std::string& test_name) {
+    auto rng = xme::test::rng_for(test_name);
+    Clip clip;
+    for (int i = 0; i <= pair_count; ++i) {
+        clip.planes.push_back(xme::test::make_pair(xme::test::Content::moving_texture, 64, 48, rng).current);
+    }
+    for (int i = 1; i <= pair_count; ++i) {
+        clip.expected.push_back(
+            xme::reference::estimate(clip.planes[i - 1].view(), clip.planes[i].view(), params));
+    }
+    return clip;
+}
+
+struct FaultRun {
+    std::vector<xme::ScheduledPair> pairs;
+    std::vector<std::string> notices;
+    std::optional<xme::Error> error;
+    std::vector<xme::ScheduledDevice> devices;
+    double seconds = 0;
+};
+
+// `on_deliver` sees each pair as it is delivered, and may throw, as a full disk does.
+FaultRun run_faults(const Clip& clip, xme::Policy policy, const std::vector<FakeDeviceSpec>& devices,
+                    double timeout_seconds = 600,
+                    const std::function<void(const xme::ScheduledPair&)>& on_deliver = {}) {
+    auto hangs = std::make_shared<xme::test::FakeHangs>();
+    xme::Registry registry;
+    xme::test::add_fake_backend(registry, devices, hangs);
+    xme::ScheduleOptions options{policy, {}, {params, "", 1, 64, 48}};
+    for (const auto& device : devices) options.devices.push_back(device.name);
+    options.device_timeout_seconds = timeout_seconds;
+    xme::Scheduler scheduler(registry, options);
+    FaultRun run;
+    std::size_t next = 0;
+    auto next_frame = [&]() -> std::optional<xme::Frame> {
+        if (next == clip.planes.size()) return std::nullopt;
+        xme::Frame frame;
+        frame.luma = clip.planes[next++];
+        return frame;
+    };
+    auto deliver = [&](xme::ScheduledPair&& pair) {
+        if (on_deliver) on_deliver(pair);
+        run.pairs.push_back(std::move(pair));
+    };
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        scheduler.run(next_frame, first_index, deliver,
+                      [&](const std::string& text) { run.notices.push_back(text); });
+    } catch (const xme::Error& e) {
+        run.error = e;
+    }
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.devices = scheduler.devices();
+    hangs->release();  // a hung device left behind finishes now, touching nothing of this run
+    return run;
+}
+
+// The first `count` pairs, in order, none twice, each with `results` results; every result equal
+// to the reference's field except those from `wrong_device`, which must differ.
+void check_pairs(const FaultRun& run, const Clip& clip, std::size_t count, std::size_t results = 1,
+                 std::optional<std::size_t> wrong_device = std::nullopt) {
+    REQUIRE(run.pairs.size() == count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto& pair = run.pairs[i];
+        CHECK(pair.frame == first_index + 1 + static_cast<std::int64_t>(i));
+        REQUIRE(pair.results.size() == results);
+        for (const auto& result : pair.results) {
+            const std::string difference = xme::test::first_difference(clip.expected[i], result.result.field);
+            if (wrong_device && result.device == *wrong_device) {
+                CHECK_MESSAGE(!difference.empty(), "pair ", pair.frame, " from the wrong device is right");
+            } else {
+                CHECK_MESSAGE(difference.empty(), "pair ", pair.frame, " device ", result.device, ": ",
+                              difference);
+            }
+        }
+    }
+}
+
+std::int64_t random_pair_index(const std::string& test_name) {
+    auto rng = xme::test::rng_for(test_name + " k");
+    return std::uniform_int_distribution<std::int64_t>(1, pair_count - 3)(rng);
+}
+
+FakeDeviceSpec fake(int index, FakeFaults faults = {}) { return {"fake:" + std::to_string(index), faults}; }
+
+}  // namespace
+
+TEST_SUITE("scheduler") {
+    TEST_CASE("single: a device failing at pair k delivers the k pairs before it, then fails the run") {
+        const Clip clip = random_clip("faults single fail");
+        const std::int64_t k = random_pair_index("faults single fail");
+        INFO("k = ", k);
+        const FaultRun run = run_faults(clip, xme::Policy::single, {fake(0, {.fail_at = k})});
+        check_pairs(run, clip, static_cast<std::size_t>(k));
+        REQUIRE(run.error.has_value());
+        CHECK(run.error->kind() == xme::ErrorKind::device);
+        CHECK(std::string(run.error->what())
+                  .find("injected failure at frame " + std::to_string(first_index + 1 + k)) !=
+              std::string::npos);
+        REQUIRE(run.devices.front().failure.has_value());
+        CHECK(run.devices.front().pairs_done == k);
+    }
+
+    TEST_CASE("mirror: every pair a failing device finished is delivered, the others finishing it too") {
+        const Clip clip = random_clip("faults mirror fail");
+        const std::int64_t k = random_pair_index("faults mirror fail");
+        INFO("k = ", k);
+        // The failing device is fast and the other slow, so the failure comes while the slow one is
+        // pairs behind: it must catch up on those, not stop at once.
+        const FaultRun run = run_faults(clip, xme::Policy::mirror,
+                                        {fake(0, {.fail_at = k}), fake(1, {.milliseconds_per_pair = 15})});
+        check_pairs(run, clip, static_cast<std::size_t>(k), 2);
+        REQUIRE(run.error.has_value());
+        CHECK(std::string(run.error->what()).find("fake:0: injected failure") != std::string::npos);
+        CHECK(run.devices[0].pairs_done == k);
+        CHECK(run.devices[1].pairs_done >= k);
+        CHECK_FALSE(run.devices[1].failure.has_value());
+    }
+
+    TEST_CASE("mirror: a device that cannot open ends the run at once, with nothing to deliver") {
+        const Clip clip = random_clip("faults mirror open");
+        const FaultRun run =
+            run_faults(clip, xme::Policy::mirror, {fake(0), fake(1, {.fail_to_open = true})});
+        check_pairs(run, clip, 0, 2);
+        REQUIRE(run.error.has_value());
+        CHECK(std::string(run.error->what()).find("injected failure to open") != std::string::npos);
+    }
+
+    TEST_CASE("split: a failing device's pairs go to the others; none is lost or delivered twice") {
+        const Clip clip = random_clip("faults split fail");
+        for (const std::int64_t k : {std::int64_t{0}, random_pair_index("faults split fail")}) {
+            INFO("k = ", k);
+            const FaultRun run = run_faults(clip, xme::Policy::split, {fake(0, {.fail_at = k}), fake(1)});
+            CHECK_FALSE(run.error.has_value());
+            check_pairs(run, clip, pair_count);
+            if (run.devices[0].failure) {  // only if it was given pair k at all
+                REQUIRE(run.notices.size() == 1);
+                CHECK(run.notices.front().find("device fake:0 failed") != std::string::npos);
+                CHECK(run.notices.front().find("go to the other devices") != std::string::npos);
+            }
+        }
+    }
+
+    TEST_CASE(
+        "split: when every device has failed, the pairs finished before are delivered and the run fails") {
+        const Clip clip = random_clip("faults split all fail");
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split, {fake(0, {.fail_at = 2}), fake(1, {.fail_at = 3})});
+        REQUIRE(run.error.has_value());
+        CHECK(run.error->kind() == xme::ErrorKind::device);
+        CHECK(run.pairs.size() <= 5);
+        check_pairs(run, clip, run.pairs.size());
+    }
+
+    TEST_CASE("a hung device is abandoned after the timeout, with a message, under each policy") {
+        const Clip clip = random_clip("faults hang");
+        const std::int64_t k = random_pair_index("faults hang");
+        INFO("k = ", k);
+        const FakeFaults hang{.hang_at = k};
+        SUBCASE("single") {
+            const FaultRun run = run_faults(clip, xme::Policy::single, {fake(0, hang)}, 0.3);
+            check_pairs(run, clip, static_cast<std::size_t>(k));
+            REQUIRE(run.error.has_value());
+            CHECK(run.error->kind() == xme::ErrorKind::device);
+            CHECK(std::string(run.error->what()) ==
+                  "device fake:0: no answer from the device in 0.3 s; it is taken as hung and abandoned");
+            CHECK(run.seconds < 10);
+        }
+        SUBCASE("mirror") {
+            const FaultRun run = run_faults(clip, xme::Policy::mirror, {fake(0), fake(1, hang)}, 0.3);
+            check_pairs(run, clip, static_cast<std::size_t>(k), 2);
+            REQUIRE(run.error.has_value());
+            CHECK(std::string(run.error->what()).find("device fake:1: no answer") != std::string::npos);
+            CHECK(run.seconds < 10);
+        }
+        SUBCASE("split") {
+            const FaultRun run =
+                run_faults(clip, xme::Policy::split, {fake(0, {.hang_at = 0}), fake(1)}, 0.3);
+            CHECK_FALSE(run.error.has_value());
+            check_pairs(run, clip, pair_count);
+            REQUIRE(run.notices.size() == 1);
+            CHECK(run.notices.front().find("device fake:0 failed: no answer from the device in 0.3 s") !=
+                  std::string::npos);
+            REQUIRE(run.devices[0].failure.has_value());
+        }
+    }
+
+    TEST_CASE("a device returning wrong vectors: delivered as computed, under its own name") {
+        const Clip clip = random_clip("faults wrong");
+        SUBCASE("mirror: the disagreement is there to find, from the first wrong pair on") {
+            const std::int64_t k = random_pair_index("faults wrong");
+            const FaultRun run = run_faults(clip, xme::Policy::mirror, {fake(0), fake(1, {.wrong_from = k})});
+            CHECK_FALSE(run.error.has_value());
+            REQUIRE(run.pairs.size() == pair_count);
+            for (std::size_t i = 0; i < run.pairs.size(); ++i) {
+                const auto& pair = run.pairs[i];
+                const auto agreement =
+                    xme::compare_fields(pair.reference->luma.view(), pair.current->luma.view(), params,
+                                        pair.results[0].result.field, pair.results[1].result.field, 0);
+                CHECK_MESSAGE(agreement.agrees() == (static_cast<std::int64_t>(i) < k), "pair ", pair.frame);
+            }
+        }
+        SUBCASE("single") {
+            const FaultRun run = run_faults(clip, xme::Policy::single, {fake(0, {.wrong_from = 0})});
+            check_pairs(run, clip, pair_count, 1, 0);
+        }
+        SUBCASE("split") {
+            const FaultRun run = run_faults(clip, xme::Policy::split, {fake(0), fake(1, {.wrong_from = 0})});
+            check_pairs(run, clip, pair_count, 1, 1);
+        }
+    }
+
+    TEST_CASE("an output that cannot be written stops the run with its error, every thread joined") {
+        const Clip clip = random_clip("faults deliver");
+        const std::int64_t k = random_pair_index("faults deliver");
+        auto full_disk = [k](const xme::ScheduledPair& pair) {
+            if (pair.frame == first_index + 1 + k)
+                throw xme::Error(xme::ErrorKind::io, "cannot write out.csv: No space left on device");
+        };
+        for (const auto policy : {xme::Policy::single, xme::Policy::mirror, xme::Policy::split}) {
+            INFO("policy ", xme::to_string(policy), ", k = ", k);
+            std::vector<FakeDeviceSpec> devices{fake(0)};
+            if (policy != xme::Policy::single) devices.push_back(fake(1, {.milliseconds_per_pair = 2}));
+            const FaultRun run = run_faults(clip, policy, devices, 600, full_disk);
+            check_pairs(run, clip, static_cast<std::size_t>(k), policy == xme::Policy::mirror ? 2 : 1);
+            REQUIRE(run.error.has_value());
+            CHECK(run.error->kind() == xme::ErrorKind::io);
+        }
+    }
+
+    TEST_CASE("a variant no device has, or a device given twice, is refused") {
+        xme::Registry registry;
+        xme::test::add_fake_backend(registry, {fake(0), fake(1)}, std::make_shared<xme::test::FakeHangs>());
+        xme::ScheduleOptions options{xme::Policy::single, {"fake:0"}, {params, "bogus", 1, 64, 48}};
+        CHECK_THROWS_WITH_AS(xme::Scheduler(registry, options),
+                             "device fake:0 has no variant 'bogus': use one of exact, alternate", xme::Error);
+        options.policy = xme::Policy::split;
+        options.devices = {"fake:0", "reference"};
+        CHECK_THROWS_WITH_AS(xme::Scheduler(registry, options),
+                             doctest::Contains("none of the devices has the variant 'bogus'"), xme::Error);
+        options.devices = {"fake:0", "fake:0"};
+        CHECK_THROWS_WITH_AS(xme::Scheduler(registry, options),
+                             "device fake:0 is given twice: list each device once", xme::Error);
+        options.devices = {"fake:0", "reference"};
+        options.session.variant = "alternate";  // fake:0 has it; the reference runs its default
+        const xme::Scheduler scheduler(registry, options);
+        CHECK(scheduler.devices()[0].variant == "alternate");
+        CHECK(scheduler.devices()[1].variant == scheduler.devices()[1].info.variants.front());
+    }
+}
