@@ -53,8 +53,11 @@ public:
         if (faults_.milliseconds_per_pair > 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(faults_.milliseconds_per_pair));
         }
-        PairResult result{pair.current_id, reference::estimate(pair.reference, pair.current, options_.params),
-                          0.001};
+        // The temporal predictor as the contract says: the given result, else this session's last.
+        const MotionField* previous = pair.segment_start ? nullptr : pair.previous ? pair.previous.get() : &last_;
+        PairResult result{pair.current_id,
+                          reference::estimate(pair.reference, pair.current, options_.params, previous), 0.001};
+        last_ = result.field;
         if (faults_.wrong_from >= 0 && index >= faults_.wrong_from) {
             result.field.blocks.front().mv_x =
                 static_cast<std::int16_t>(result.field.blocks.front().mv_x + 4);
@@ -69,6 +72,7 @@ private:
     std::shared_ptr<FakeHangs> hangs_;
     std::deque<FramePair> queued_;
     std::int64_t received_ = 0;
+    MotionField last_;
 };
 
 class FakeDevice final : public Device {

@@ -206,7 +206,10 @@ TEST_SUITE("scheduler") {
         }
         SUBCASE("split") {
             const FaultRun run =
-                run_faults(clip, xme::Policy::split, {fake(0, {.hang_at = 0}), fake(1)}, 0.3);
+                // fake:1 slow enough that fake:0 surely takes a pair (and hangs on it) before fake:1
+                // has done them all.
+                run_faults(clip, xme::Policy::split, {fake(0, {.hang_at = 0}), fake(1, {.milliseconds_per_pair = 10})},
+                           0.3);
             CHECK_FALSE(run.error.has_value());
             check_pairs(run, clip, pair_count);
             REQUIRE(run.notices.size() == 1);

@@ -30,12 +30,6 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
     if (options.policy == Policy::single && options.devices.size() != 1) {
         throw Error(ErrorKind::invalid_argument, "policy single takes one device; use mirror or split for several");
     }
-    // Split hands pairs to whichever device has room, so a pair's temporal predictor may still be in
-    // another device's hands; handing out whole segments is the next step.
-    if (options.policy == Policy::split && options.session.params.predictor == Predictor::temporal) {
-        throw Error(ErrorKind::unsupported,
-                    "--policy split does not run the temporal predictor yet: use --policy single or mirror");
-    }
     std::string offered;  // each device's variants, for the message when none has the one asked for
     bool variant_found = options.session.variant.empty();
     for (const auto& name : options.devices) {

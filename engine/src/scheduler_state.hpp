@@ -49,6 +49,9 @@ struct Scheduler::Shared {
     std::vector<bool> abandoned;                                 // hung: left behind, must touch nothing more
     std::exception_ptr failure;  // ends the run once the pairs before it are delivered
     std::vector<std::string> notices;
+    // SPEC §8's temporal predictor under split: each finished pair's field, kept while a later pair
+    // of its segment may still go to a device that did not compute it (FramePair::previous).
+    std::map<std::int64_t, std::shared_ptr<const MotionField>> temporal_fields;
 
     std::deque<std::int64_t>& queue_of(std::size_t device) {
         return queues.size() == 1 ? queues[0] : queues[device];
@@ -59,6 +62,14 @@ struct Scheduler::Shared {
     // a slow device holding the last pairs would make the job slower than the fast ones alone. A
     // device not measured yet takes one pair, to be measured.
     [[nodiscard]] bool worth_taking(std::size_t device) const;
+    // SPEC §8: whether `pair` starts a temporal segment (the run's first pair, or every refresh).
+    [[nodiscard]] bool segment_start(std::int64_t pair) const;
+    // The next pair `device` may take from its queue (its position there), or none. Without the
+    // temporal predictor, the front. With it, the first pair that starts a segment, follows the pair
+    // this device submitted last, or follows a pair whose field is kept: so a segment stays with one
+    // device, whose session holds its previous result, and another device takes it over only with
+    // that result in hand (after a failure).
+    [[nodiscard]] std::optional<std::size_t> next_for(std::size_t device, std::int64_t last_submitted);
     [[nodiscard]] bool finished() const { return reading_done && next_delivery > last_pair; }
     // Whether the run has nothing more to wait for: every pair delivered, or a failure and every
     // pair still worth finishing delivered (or no device left to finish it).

@@ -44,6 +44,23 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
     return own_finish <= others_drain;
 }
 
+bool Scheduler::Shared::segment_start(std::int64_t pair) const {
+    const std::int64_t refresh = options.session.params.refresh;
+    const std::int64_t pair_index = pair - (first_index + 1);
+    return refresh > 0 ? pair_index % refresh == 0 : pair_index == 0;
+}
+
+std::optional<std::size_t> Scheduler::Shared::next_for(std::size_t device, std::int64_t last_submitted) {
+    const auto& queue = queue_of(device);
+    if (queue.empty() || queue.front() > last_wanted) return std::nullopt;
+    if (options.session.params.predictor != Predictor::temporal || queues.size() != 1) return 0;
+    for (std::size_t i = 0; i < queue.size() && queue[i] <= last_wanted; ++i) {
+        const std::int64_t pair = queue[i];
+        if (segment_start(pair) || pair - 1 == last_submitted || temporal_fields.contains(pair - 1)) return i;
+    }
+    return std::nullopt;
+}
+
 void Scheduler::Shared::device_failed(std::size_t device, const std::string& why, std::exception_ptr error) {
     devices[device].failure = why;
     --devices_alive;
@@ -102,6 +119,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         Clock::time_point submitted;
     };
     std::deque<Held> in_flight;
+    std::int64_t last_submitted = -2;  // no pair yet
     bool refused = false;  // the last pair in flight was refused by submit
     std::unique_ptr<MotionSession> session;
     // The device's busy time: each pair from when the device could start on it (its submission, or
@@ -130,6 +148,13 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         const Held held = std::move(in_flight.front());
         in_flight.pop_front();
         shared.holding[index].pop_front();
+        if (shared.options.policy == Policy::split &&
+            shared.options.session.params.predictor == Predictor::temporal) {
+            // Kept until every pair of the read-ahead is past it: fields are small next to frames.
+            shared.temporal_fields[held.pair] = std::make_shared<const MotionField>(result.field);
+            shared.temporal_fields.erase(shared.temporal_fields.begin(),
+                                         shared.temporal_fields.lower_bound(shared.next_delivery - 1));
+        }
         ScheduledPair& slot = shared.results[held.pair];
         slot.frame = held.pair;
         slot.results.push_back({index, std::move(result)});
@@ -147,24 +172,28 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         while (!shared.stopping) {
             auto& queue = shared.queue_of(index);
             // Top up the device with pairs whose frames have been read.
-            while (static_cast<int>(in_flight.size()) < shared.options.pairs_in_flight && !queue.empty() &&
-                   queue.front() <= shared.last_wanted && shared.worth_taking(index)) {
-                const std::int64_t pair = queue.front();
-                queue.pop_front();
+            std::optional<std::size_t> next;
+            while (static_cast<int>(in_flight.size()) < shared.options.pairs_in_flight &&
+                   (next = shared.next_for(index, last_submitted)) && shared.worth_taking(index)) {
+                const std::int64_t pair = queue[*next];
+                queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(*next));
                 in_flight.push_back({pair, shared.frames.at(pair - 1), shared.frames.at(pair), Clock::now()});
                 shared.holding[index].push_back(pair);
                 const Held& held = in_flight.back();
                 refused = true;
                 FramePair frame_pair{pair - 1, held.reference->luma.view(), pair, held.current->luma.view()};
-                // SPEC §8: under single and mirror each session sees every pair in order, so the
-                // temporal predictor is the result it computed last, except at a segment's start.
-                const std::int64_t refresh = shared.options.session.params.refresh;
-                const std::int64_t pair_index = pair - (shared.first_index + 1);
-                frame_pair.segment_start = refresh > 0 ? pair_index % refresh == 0 : pair_index == 0;
+                // SPEC §8: a session's temporal predictor is the result it computed last, except at a
+                // segment's start, or when another device computed the previous pair (split).
+                frame_pair.segment_start = shared.segment_start(pair);
+                if (!frame_pair.segment_start && pair - 1 != last_submitted) {
+                    const auto kept = shared.temporal_fields.find(pair - 1);
+                    if (kept != shared.temporal_fields.end()) frame_pair.previous = kept->second;
+                }
                 if (!device_call([&] { session->submit(frame_pair); })) {
                     return;
                 }
                 refused = false;
+                last_submitted = pair;
             }
             if (in_flight.empty()) {
                 shared.changed.wait(lock);

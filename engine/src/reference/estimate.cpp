@@ -86,6 +86,7 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
     params.validate();
     const int b = params.block_size;
     MotionField field(current.width, current.height, b, cost_kind_of(params));
+    if (params.predictor != Predictor::temporal) previous = nullptr;  // read by the temporal predictor only
     if (previous != nullptr &&
         (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
         throw Error(ErrorKind::invalid_argument, "the previous pair's result has another block grid");
