@@ -12,8 +12,8 @@ struct FrameMetrics {
     std::uint64_t total_cost = 0;
     CostKind cost_kind;
     std::uint64_t candidates = 0;  // integer candidates evaluated, all blocks
-    double mc_psnr_db = 0;    // motion-compensated prediction against the current frame
-    double zero_psnr_db = 0;  // the reference itself (zero motion) against the current frame
+    double mc_psnr_db = 0;         // motion-compensated prediction against the current frame
+    double zero_psnr_db = 0;       // the reference itself (zero motion) against the current frame
 };
 
 // PSNR of identical planes, which is infinite, is reported as this value so that JSON stays valid.
@@ -21,11 +21,7 @@ inline constexpr double psnr_identical_db = 100.0;
 
 [[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
 
-// Motion compensation (SPEC §12): each block of the current frame taken from the reference at its
-// vector: half-pel positions of §4 as the bilinear averages rounded, §10's positions (cost kind
-// satd) as H.264's samples.
-[[nodiscard]] Plane predict_frame(PlaneView reference, const MotionField& field);
-
+// mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp).
 [[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field);
 
 }  // namespace xme

@@ -34,12 +34,16 @@ void BlockSearch::validate() const {
                 " and current " + std::to_string(current.width) + "x" + std::to_string(current.height) +
                 " differ in size");
     require(current.width >= 1 && current.height >= 1, "the frame has no pixels");
-    require(x >= 0 && x < current.width && y >= 0 && y < current.height,
-            "block (" + std::to_string(x) + "," + std::to_string(y) + ") starts outside the frame");
     require(width >= 1 && height >= 1,
             "block size " + std::to_string(width) + "x" + std::to_string(height) + " must be at least 1x1");
     require(restrict_block_size >= 1,
             "restrict block size " + std::to_string(restrict_block_size) + " must be at least 1");
+    // The grid block that contains (x, y) starts inside the frame. For a whole block that is (x, y)
+    // itself; a §9 partition of a partial macroblock may start in the padding (Wp x Hp), its macroblock
+    // does not.
+    require(x >= 0 && y >= 0 && x / restrict_block_size * restrict_block_size < current.width &&
+                y / restrict_block_size * restrict_block_size < current.height,
+            "block (" + std::to_string(x) + "," + std::to_string(y) + ") starts outside the frame");
     require(range >= 0 && range <= max_search_range, "search range " + std::to_string(range) +
                                                          " is out of bounds: use 0.." +
                                                          std::to_string(max_search_range));

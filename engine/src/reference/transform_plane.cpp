@@ -1,0 +1,70 @@
+// SPEC §13 on a plane: the variants' dispatch, and 8x8 tiles from (0, 0) with partial tiles reading
+// zeros outside the plane and written back cropped.
+#include "xme/dct.hpp"
+
+namespace xme {
+
+const char* to_string(TransformVariant variant) {
+    switch (variant) {
+        case TransformVariant::matrix:
+            return "matrix";
+        case TransformVariant::loeffler:
+            return "loeffler";
+    }
+    return "?";
+}
+
+namespace reference {
+namespace {
+
+Block8x8 read_tile(const Int16Plane& plane, int left, int top) {
+    Block8x8 tile{};  // zeros where the tile leaves the plane
+    for (int y = 0; y < 8 && top + y < plane.height; ++y) {
+        for (int x = 0; x < 8 && left + x < plane.width; ++x) {
+            tile[static_cast<std::size_t>(8 * y + x)] = plane.at(left + x, top + y);
+        }
+    }
+    return tile;
+}
+
+void write_tile(const Block8x8& tile, int left, int top, Int16Plane& plane) {
+    for (int y = 0; y < 8 && top + y < plane.height; ++y) {
+        for (int x = 0; x < 8 && left + x < plane.width; ++x) {
+            plane.at(left + x, top + y) = tile[static_cast<std::size_t>(8 * y + x)];
+        }
+    }
+}
+
+template <class Transform>
+Int16Plane transform_tiles(const Int16Plane& input, Transform transform) {
+    Int16Plane output(input.width, input.height);
+    for (int top = 0; top < input.height; top += 8) {
+        for (int left = 0; left < input.width; left += 8) {
+            write_tile(transform(read_tile(input, left, top)), left, top, output);
+        }
+    }
+    return output;
+}
+
+}  // namespace
+
+Block8x8 forward_dct(TransformVariant variant, const Block8x8& samples) {
+    return variant == TransformVariant::matrix ? forward_dct_matrix(samples) : forward_dct_loeffler(samples);
+}
+
+Block8x8 inverse_dct(TransformVariant variant, const Block8x8& coefficients) {
+    return variant == TransformVariant::matrix ? inverse_dct_matrix(coefficients)
+                                               : inverse_dct_loeffler(coefficients);
+}
+
+Int16Plane forward_transform_plane(const Int16Plane& residual, TransformVariant variant) {
+    return transform_tiles(residual, [variant](const Block8x8& tile) { return forward_dct(variant, tile); });
+}
+
+Int16Plane inverse_transform_plane(const Int16Plane& coefficients, TransformVariant variant) {
+    return transform_tiles(coefficients,
+                           [variant](const Block8x8& tile) { return inverse_dct(variant, tile); });
+}
+
+}  // namespace reference
+}  // namespace xme

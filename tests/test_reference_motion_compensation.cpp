@@ -1,0 +1,146 @@
+// SPEC §12 by hand: the rounded bilinear averages, H.264's samples for §10 vectors, whole blocks and the
+// partitions of a chosen mode, cropping to W x H, and the residual.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "test_support.hpp"
+#include "xme/error.hpp"
+#include "xme/metrics.hpp"
+#include "xme/motion_compensation.hpp"
+
+using xme::Interpolation;
+using xme::MotionVector;
+using xme::Plane;
+namespace ref = xme::reference;
+
+namespace {
+
+Plane random_plane(int width, int height, std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> level(0, 255);
+    Plane plane(width, height);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) plane.at(x, y) = static_cast<std::uint8_t>(level(rng));
+    }
+    return plane;
+}
+
+}  // namespace
+
+TEST_SUITE("reference") {
+    TEST_CASE("§12 the rounded bilinear averages of §4's half positions") {
+        // A = 10, B = 21 (right), C = 40 (below), D = 255.
+        Plane image(2, 2);
+        image.at(0, 0) = 10;
+        image.at(1, 0) = 21;
+        image.at(0, 1) = 40;
+        image.at(1, 1) = 255;
+        const auto sample = [&](int x, int y, MotionVector mv) {
+            return static_cast<int>(ref::predicted_sample(image.view(), x, y, mv, Interpolation::bilinear));
+        };
+        CHECK(sample(0, 0, {0, 0}) == 10);
+        CHECK(sample(0, 0, {4, 4}) == 255);
+        CHECK(sample(0, 0, {2, 0}) == 16);   // (10 + 21 + 1) >> 1: 15.5 rounds up
+        CHECK(sample(0, 0, {0, 2}) == 25);   // (10 + 40 + 1) >> 1
+        CHECK(sample(0, 0, {2, 2}) == 82);   // (10 + 21 + 40 + 255 + 2) >> 2: 81.5 rounds up
+        CHECK(sample(1, 0, {-2, 0}) == 16);  // A at floor(1 - 1/2) = 0
+        CHECK(sample(1, 1, {-2, -2}) == 82);
+        CHECK(sample(1, 0, {2, 0}) == 21);   // B edge-replicated: (21 + 21 + 1) >> 1
+        CHECK(sample(1, 1, {2, 2}) == 255);  // all four replicated
+        CHECK(sample(0, 0, {-6, 2}) == 25);  // x at -2 and -1 replicate column 0: (10 + 40 + 1) >> 1
+        CHECK_THROWS_WITH_AS(static_cast<void>(sample(0, 0, {1, 0})), doctest::Contains("half-pel vectors"),
+                             xme::Error);
+    }
+
+    TEST_CASE("§12 §10 vectors take H.264's samples") {
+        auto rng = xme::test::rng_for("mc h264");
+        const Plane image = random_plane(9, 7, rng);
+        std::uniform_int_distribution<int> quarter(-20, 20);
+        for (int trial = 0; trial < 200; ++trial) {
+            const int x = trial % 9;
+            const int y = trial % 7;
+            const MotionVector mv{quarter(rng), quarter(rng)};
+            CHECK(ref::predicted_sample(image.view(), x, y, mv, Interpolation::h264) ==
+                  ref::h264_sample(image.view(), 4 * x + mv.x, 4 * y + mv.y));
+        }
+    }
+
+    TEST_CASE("§12 whole blocks, partial blocks cropped to W x H, and the metrics use the same prediction") {
+        auto rng = xme::test::rng_for("mc blocks");
+        const Plane reference =
+            random_plane(20, 12, rng);  // 8x8 blocks: 3 x 2, the last column and row partial
+        xme::MotionField field(20, 12, 8, {xme::Distortion::cost4, false});
+        std::uniform_int_distribution<int> half(-6, 6);
+        for (xme::BlockMotion& block : field.blocks) {
+            block.mv_x = static_cast<std::int16_t>(2 * half(rng));
+            block.mv_y = static_cast<std::int16_t>(2 * half(rng));
+        }
+        const Plane prediction = ref::predict_field(reference.view(), field);
+        REQUIRE(prediction.width() == 20);
+        REQUIRE(prediction.height() == 12);
+        Plane copy = prediction;
+        for (int y = 0; y < 12; ++y) {
+            for (int x = 0; x < 20; ++x) {
+                const xme::BlockMotion& block = field.at(x / 8, y / 8);
+                CHECK(copy.at(x, y) == ref::predicted_sample(reference.view(), x, y, {block.mv_x, block.mv_y},
+                                                             Interpolation::bilinear));
+            }
+        }
+        const Plane current = random_plane(20, 12, rng);
+        CHECK(xme::measure_frame(reference.view(), current.view(), field).mc_psnr_db ==
+              xme::luma_psnr(prediction.view(), current.view()));
+        CHECK_THROWS_WITH_AS(
+            static_cast<void>(ref::predict_blocks(reference.view(), 8, {{0, 0}}, Interpolation::h264)),
+            doctest::Contains("1 entries for a frame of 6"), xme::Error);
+    }
+
+    TEST_CASE("§12 with §9: each pixel from the chosen mode's partition that covers it") {
+        auto rng = xme::test::rng_for("mc partitions");
+        const Plane reference = random_plane(24, 20, rng);  // 2 x 2 macroblocks, three of them partial
+        std::uniform_int_distribution<int> quarter(-12, 12);
+        std::vector<xme::MacroblockResult> macroblocks(4);
+        const xme::MacroblockMode modes[4] = {xme::MacroblockMode::p8x8, xme::MacroblockMode::p16x8,
+                                              xme::MacroblockMode::p8x16, xme::MacroblockMode::p16x16};
+        for (std::size_t m = 0; m < 4; ++m) {
+            for (auto& partition : macroblocks[m].partitions) partition.mv = {quarter(rng), quarter(rng)};
+            macroblocks[m].decision.mode = modes[m];
+            macroblocks[m].decision.sub_modes = {xme::SubMode::p4x4, xme::SubMode::p8x4, xme::SubMode::p8x8,
+                                                 xme::SubMode::p4x8};
+        }
+        const Plane prediction = ref::predict_macroblocks(reference.view(), macroblocks, Interpolation::h264);
+        Plane copy = prediction;
+        for (int y = 0; y < 20; ++y) {
+            for (int x = 0; x < 24; ++x) {
+                const xme::MacroblockResult& mb =
+                    macroblocks[static_cast<std::size_t>((y / 16) * 2 + x / 16)];
+                int covering = -1;
+                for (const int index : xme::partitions_of_mode(mb.decision.mode, mb.decision.sub_modes)) {
+                    const xme::Partition& p = xme::macroblock_partitions[static_cast<std::size_t>(index)];
+                    if (x % 16 >= p.x && x % 16 < p.x + p.width && y % 16 >= p.y && y % 16 < p.y + p.height)
+                        covering = index;
+                }
+                REQUIRE(covering >= 0);
+                CHECK(copy.at(x, y) ==
+                      ref::predicted_sample(reference.view(), x, y,
+                                            mb.partitions[static_cast<std::size_t>(covering)].mv,
+                                            Interpolation::h264));
+            }
+        }
+    }
+
+    TEST_CASE("§12 the residual current - prediction as int16, and its sum of absolute values") {
+        Plane current(3, 1);
+        Plane prediction(3, 1);
+        current.at(0, 0) = 10;
+        prediction.at(0, 0) = 30;
+        current.at(1, 0) = 255;
+        prediction.at(1, 0) = 0;
+        current.at(2, 0) = 0;
+        prediction.at(2, 0) = 255;
+        const xme::Int16Plane residual = ref::residual(current.view(), prediction.view());
+        CHECK(residual.values == std::vector<std::int16_t>{-20, 255, -255});
+        CHECK(ref::residual_abs_sum(residual) == 530);
+        CHECK_THROWS_WITH_AS(static_cast<void>(ref::residual(current.view(), Plane(2, 1).view())),
+                             doctest::Contains("differ in size"), xme::Error);
+    }
+}
