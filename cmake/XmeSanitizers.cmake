@@ -1,8 +1,15 @@
-# The sanitize build: ASan + UBSan everywhere, and a support file compiled into every program that
-# links the engine (LeakSanitizer's suppressions for drivers, and stdio flushed when a sanitizer
-# ends the process).
-add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-add_link_options(-fsanitize=address,undefined)
+# The sanitized builds: ASan + UBSan (XME_SANITIZE address or ON) or TSan (thread) everywhere, and
+# in both a support file compiled into every program that links the engine (LeakSanitizer's
+# suppressions for drivers, and stdio flushed when a sanitizer ends the process).
+if(XME_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(XME_SANITIZE STREQUAL "address" OR XME_SANITIZE STREQUAL "ON")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+else()
+  message(FATAL_ERROR "XME_SANITIZE=${XME_SANITIZE}: use OFF, address (or ON) or thread")
+endif()
 
 function(xme_add_sanitizer_support target)
   file(READ ${PROJECT_SOURCE_DIR}/tests/lsan.supp suppressions)
