@@ -30,8 +30,18 @@ void plain_half_pel_planes(const std::uint8_t* source, std::ptrdiff_t stride, in
 
 OperationKernels plain_operation_kernels() { return {&plain_sad_x4, &plain_satd, &plain_half_pel_planes}; }
 
+std::vector<NamedOperationKernels> simd_operation_kernels() {
+    std::vector<NamedOperationKernels> sets;
+#if defined(XME_CPU_X86)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse2")) sets.push_back({"sse2", sse2_operation_kernels()});
+    if (__builtin_cpu_supports("avx2")) sets.push_back({"avx2", avx2_operation_kernels()});
+#endif
+    return sets;
+}
+
 OperationKernels operation_kernels_for(std::string_view variant) {
-#if defined(XME_CPU_X86) && defined(XME_CPU_OPERATION_SIMD)
+#if defined(XME_CPU_X86)
     if (variant == "avx512bw" || variant == "avx2") return avx2_operation_kernels();
     if (variant == "sse2") return sse2_operation_kernels();
 #endif

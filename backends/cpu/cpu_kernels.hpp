@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace xme::cpu {
 
@@ -38,10 +40,17 @@ struct OperationKernels {
 
 // Plain C++ (the definition the SIMD kernels are tested against).
 [[nodiscard]] OperationKernels plain_operation_kernels();
-#if defined(XME_CPU_X86) && defined(XME_CPU_OPERATION_SIMD)
+#if defined(XME_CPU_X86)
 [[nodiscard]] OperationKernels sse2_operation_kernels();
 [[nodiscard]] OperationKernels avx2_operation_kernels();
 #endif
+// The SIMD kernel sets this build has and this processor runs, by name ("sse2", "avx2"): what
+// tests/test_cpu_kernels.cpp compares with the plain ones.
+struct NamedOperationKernels {
+    std::string name;
+    OperationKernels kernels;
+};
+[[nodiscard]] std::vector<NamedOperationKernels> simd_operation_kernels();
 // The kernels for a CPU variant ("avx512bw" and "avx2" use the AVX2 ones, "sse2" SSE2, "portable" plain).
 [[nodiscard]] OperationKernels operation_kernels_for(std::string_view variant);
 

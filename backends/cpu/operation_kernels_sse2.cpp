@@ -1,0 +1,20 @@
+// The operation kernels with SSE2 (operation_kernels_simd.hpp).
+#include "operation_kernels_simd.hpp"
+#include "operation_kernels_x86.hpp"
+
+namespace xme::cpu {
+namespace {
+
+struct Sse2OperationOps : X86Common {
+    static constexpr int tile_columns = 8;
+    static std::uint32_t hadamard_tiles(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                                        const std::uint8_t* prediction, std::ptrdiff_t prediction_stride) {
+        return hadamard_tiles8(current, current_stride, prediction, prediction_stride, 8);
+    }
+};
+
+}  // namespace
+
+OperationKernels sse2_operation_kernels() { return make_operation_kernels<Sse2OperationOps>(); }
+
+}  // namespace xme::cpu
