@@ -95,12 +95,14 @@ TEST_SUITE("cpu kernels") {
                         for (const int height : {4, 8, 16, 32}) {
                             CAPTURE(width);
                             CAPTURE(height);
-                            const std::uint8_t* prediction =
+                            const std::uint8_t* p =
                                 reference.origin() + offset(rng) * reference.stride + offset(rng);
-                            CHECK(set.kernels.satd(current.origin(), current.stride, prediction,
+                            const std::uint8_t* q =
+                                reference.origin() + offset(rng) * reference.stride + offset(rng);
+                            CHECK(set.kernels.satd(current.origin(), current.stride, p, reference.stride, q,
                                                    reference.stride, width, height) ==
-                                  plain.satd(current.origin(), current.stride, prediction, reference.stride,
-                                             width, height));
+                                  plain.satd(current.origin(), current.stride, p, reference.stride, q,
+                                             reference.stride, width, height));
                         }
                     }
                     for (const int n : {1, 3, 6, 7, 8, 9, 10, 17, 18, 34}) {
@@ -146,8 +148,8 @@ TEST_SUITE("cpu kernels") {
                 }
             }
             CHECK(expected > 0);
-            CHECK(plain.satd(current.origin(), current.stride, prediction.origin(), prediction.stride, 16,
-                             8) == expected);
+            CHECK(plain.satd(current.origin(), current.stride, prediction.origin(), prediction.stride,
+                             prediction.origin(), prediction.stride, 16, 8) == expected);
         }
     }
 }

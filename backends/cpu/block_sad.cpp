@@ -22,8 +22,8 @@ void plain_sad_x4(const std::uint8_t* current, std::ptrdiff_t current_stride,
 
 }  // namespace
 
-std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                         const std::uint8_t* prediction, std::ptrdiff_t prediction_stride, int width,
+std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                         std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
                          int height);
 void plain_half_pel_planes(const std::uint8_t* source, std::ptrdiff_t stride, int n, std::uint8_t* horizontal,
                            std::uint8_t* vertical, std::uint8_t* centre, std::int32_t* scratch);

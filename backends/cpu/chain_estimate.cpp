@@ -17,9 +17,26 @@ ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& va
       threads_(threads),
       scratch_(static_cast<std::size_t>(threads)) {}
 
-void ChainEstimator::prepare(PlaneView reference, PlaneView current) {
-    reference_ = SearchPlane(reference);
-    current_ = SearchPlane(current);
+const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
+    for (auto& slot : slots_) {
+        if (slot.filled && slot.id == id) {
+            slot.last_use = ++clock_;
+            return slot.plane;
+        }
+    }
+    PaddedSlot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
+    victim.plane.assign(plane);
+    victim.id = id;
+    victim.filled = true;
+    victim.last_use = ++clock_;
+    return victim.plane;
+}
+
+void ChainEstimator::prepare(const FramePair& pair) {
+    const PlaneView reference = pair.reference;
+    const PlaneView current = pair.current;
+    current_ = &padded(pair.current_id, current);
+    reference_ = &padded(pair.reference_id, reference);
     const int b = params_.block_size;
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
@@ -34,8 +51,8 @@ void ChainEstimator::prepare(PlaneView reference, PlaneView current) {
 
 IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) const {
     IntegerBlock block;
-    block.reference = &reference_;
-    block.current = &current_;
+    block.reference = reference_;
+    block.current = current_;
     block.kernels = &kernels_;
     block.size = params_.block_size;
     block.x = bx * block.size;
@@ -90,8 +107,9 @@ BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor,
     return refine_block(block, integer.pel, integer.cost, integer.candidates, scratch);
 }
 
-MotionField ChainEstimator::estimate(PlaneView reference, PlaneView current, const MotionField* previous) {
-    prepare(reference, current);
+MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* previous) {
+    prepare(pair);
+    const PlaneView current = pair.current;
     MotionField field(current.width, current.height, params_.block_size, cost_kind_of(params_));
     if (previous != nullptr &&
         (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
@@ -139,8 +157,8 @@ MotionField ChainEstimator::estimate(PlaneView reference, PlaneView current, con
     return field;
 }
 
-void ChainEstimator::refine(PlaneView reference, PlaneView current, MotionField& field) {
-    prepare(reference, current);
+void ChainEstimator::refine(const FramePair& pair, MotionField& field) {
+    prepare(pair);
     const int blocks = field.blocks_x * field.blocks_y;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 4)
     for (int i = 0; i < blocks; ++i) {

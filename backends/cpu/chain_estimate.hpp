@@ -19,10 +19,10 @@ public:
     ChainEstimator(const SearchParams& params, const std::string& variant, int threads);
 
     // The chain's field for one pair; `previous` is the temporal predictor's field (null: p = 0).
-    [[nodiscard]] MotionField estimate(PlaneView reference, PlaneView current, const MotionField* previous);
+    [[nodiscard]] MotionField estimate(const FramePair& pair, const MotionField* previous);
     // The refinement alone after the fast full search: `field` holds its integer vectors (quarter pel),
     // SAD costs and candidates; refined in place.
-    void refine(PlaneView reference, PlaneView current, MotionField& field);
+    void refine(const FramePair& pair, MotionField& field);
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
@@ -31,13 +31,23 @@ private:
     [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
                                            std::uint64_t integer_cost, std::uint32_t candidates,
                                            QpelScratch& scratch) const;
-    void prepare(PlaneView reference, PlaneView current);
+    void prepare(const FramePair& pair);
+    // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
+    [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
 
     SearchParams params_;
     OperationKernels kernels_;
     int threads_ = 1;
-    SearchPlane reference_;
-    SearchPlane current_;
+    struct PaddedSlot {
+        std::int64_t id = 0;
+        bool filled = false;
+        std::uint64_t last_use = 0;
+        SearchPlane plane;
+    };
+    PaddedSlot slots_[2];
+    std::uint64_t clock_ = 0;
+    const SearchPlane* reference_ = nullptr;
+    const SearchPlane* current_ = nullptr;
     std::optional<MeanPyramid> pyramid_;
     std::vector<QpelScratch> scratch_;  // one per thread
     int padded_width_ = 0;

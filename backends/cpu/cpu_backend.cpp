@@ -124,7 +124,7 @@ protected:
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
             }
         }
-        if (options_.params.subpel == Subpel::qpel) chain_.refine(pair.reference, pair.current, result.field);
+        if (options_.params.subpel == Subpel::qpel) chain_.refine(pair, result.field);
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
@@ -143,7 +143,7 @@ private:
                             "computed none: submit the segment from its start or give FramePair::previous");
             }
         }
-        PairResult result{pair.current_id, chain_.estimate(pair.reference, pair.current, previous), 0};
+        PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
         if (options_.params.predictor == Predictor::temporal) last_ = std::make_shared<MotionField>(result.field);
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;

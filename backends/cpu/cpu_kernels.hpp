@@ -16,10 +16,12 @@ namespace xme::cpu {
 using SadX4 = void (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
                        const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
                        std::uint32_t sads[4]);
-// SPEC §10: the sum over the 4x4 tiles of satd4(current - prediction); width and height multiples of 4.
+// SPEC §10: the sum over the 4x4 tiles of satd4(current - prediction), the prediction being the rounded
+// average (p + q + 1) >> 1 of two sample planes (H.264's quarter samples; p == q for the others); width and
+// height multiples of 4.
 using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                               const std::uint8_t* prediction, std::ptrdiff_t prediction_stride, int width,
-                               int height);
+                               const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                               std::ptrdiff_t q_stride, int width, int height);
 // SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the n x n
 // integer positions whose top-left is `source` (which must be readable from 2 rows and columns before to
 // 3 after). Each output plane is n x n with stride n.

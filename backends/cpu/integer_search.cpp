@@ -55,6 +55,7 @@ int CandidateSearch::evaluate(const MotionVector* pels, int count) {
             const MotionVector quarter{4 * pel.x, 4 * pel.y};
             const std::uint64_t cost =
                 b.lambda == 0 ? sads[k] : rate_constrained_cost(sads[k], b.lambda, quarter, b.predictor);
+            if (has_best_ && cost > best_key_.cost) continue;  // most candidates: no tie to break
             const CandidateKey key = make_candidate_key(cost, quarter, b.predictor);
             if (!has_best_ || key < best_key_) {
                 has_best_ = true;

@@ -23,12 +23,13 @@ struct Avx2OperationOps : X86Common {
     }
 
     static std::uint32_t hadamard_tiles(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                                        const std::uint8_t* prediction, std::ptrdiff_t prediction_stride) {
+                                        const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                                        std::ptrdiff_t q_stride) {
         __m256i d[4];
         for (int j = 0; j < 4; ++j) {
             const __m256i c = _mm256_cvtepu8_epi16(load16(current + j * current_stride));
-            const __m256i p = _mm256_cvtepu8_epi16(load16(prediction + j * prediction_stride));
-            d[j] = _mm256_sub_epi16(c, p);
+            const __m128i average = _mm_avg_epu8(load16(p + j * p_stride), load16(q + j * q_stride));
+            d[j] = _mm256_sub_epi16(c, _mm256_cvtepu8_epi16(average));
         }
         butterflies256(d);
         const __m256i t0 = _mm256_unpacklo_epi16(d[0], d[1]);

@@ -13,61 +13,84 @@
 namespace xme::cpu {
 namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one private copy per instruction set
 
-// SAD of one row segment of `width` (4, 8, 16 or 32) bytes, summed into the 64-bit lanes of acc.
-template <class Ops>
-void sad_x4_simd(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                 const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
-                 std::uint32_t sads[4]) {
+// SAD of a Size x Size block (4, 8, 16 or 32) against four candidates, each row's psadbw summed into
+// the 64-bit lanes of one accumulator per candidate; Size is a constant so the loops unroll.
+template <class Ops, int Size>
+void sad_x4_sized(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                  const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, std::uint32_t sads[4]) {
     using V = typename Ops::Bytes16;
-    if (size != 4 && size != 8 && size != 16 && size != 32) {
-        // ehds's upper levels (blocks of 1 or 2): too narrow for a vector.
-        for (int k = 0; k < 4; ++k) {
-            std::uint32_t sum = 0;
-            for (int j = 0; j < size; ++j) {
-                for (int i = 0; i < size; ++i) {
-                    sum += static_cast<std::uint32_t>(
-                        std::abs(current[j * current_stride + i] - refs[k][j * reference_stride + i]));
-                }
-            }
-            sads[k] = sum;
-        }
-        return;
-    }
+    const auto load = [](const std::uint8_t* p) {
+        if constexpr (Size == 4) return Ops::load4(p);
+        if constexpr (Size == 8) return Ops::load8(p);
+        if constexpr (Size >= 16) return Ops::load16(p);
+    };
     V acc[4] = {Ops::zero(), Ops::zero(), Ops::zero(), Ops::zero()};
-    for (int j = 0; j < size; ++j) {
-        const std::uint8_t* cur = current + j * current_stride;
-        const std::ptrdiff_t r = j * reference_stride;
-        for (int i = 0; i < size; i += 16) {
-            const V c = size == 4   ? Ops::load4(cur + i)
-                        : size == 8 ? Ops::load8(cur + i)
-                                    : Ops::load16(cur + i);
-            for (int k = 0; k < 4; ++k) {
-                const std::uint8_t* p = refs[k] + r + i;
-                const V v = size == 4 ? Ops::load4(p) : size == 8 ? Ops::load8(p) : Ops::load16(p);
-                acc[k] = Ops::add64(acc[k], Ops::sad(c, v));
-            }
+    const std::uint8_t* r0 = refs[0];
+    const std::uint8_t* r1 = refs[1];
+    const std::uint8_t* r2 = refs[2];
+    const std::uint8_t* r3 = refs[3];
+#pragma GCC unroll 8
+    for (int j = 0; j < Size; ++j) {
+#pragma GCC unroll 2
+        for (int i = 0; i < (Size > 16 ? Size : 16); i += 16) {
+            const V c = load(current + j * current_stride + i);
+            const std::ptrdiff_t r = j * reference_stride + i;
+            acc[0] = Ops::add64(acc[0], Ops::sad(c, load(r0 + r)));
+            acc[1] = Ops::add64(acc[1], Ops::sad(c, load(r1 + r)));
+            acc[2] = Ops::add64(acc[2], Ops::sad(c, load(r2 + r)));
+            acc[3] = Ops::add64(acc[3], Ops::sad(c, load(r3 + r)));
         }
     }
     for (int k = 0; k < 4; ++k) sads[k] = Ops::sum_lanes(acc[k]);
 }
 
-// SATD: Ops::hadamard_tiles transforms the 4x4 tiles of rows (current - prediction) and returns the sum of
-// the magnitudes of their coefficients.
 template <class Ops>
-std::uint32_t satd_simd(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                        const std::uint8_t* prediction, std::ptrdiff_t prediction_stride, int width,
+void sad_x4_simd(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                 const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
+                 std::uint32_t sads[4]) {
+    switch (size) {
+        case 4:
+            return sad_x4_sized<Ops, 4>(current, current_stride, refs, reference_stride, sads);
+        case 8:
+            return sad_x4_sized<Ops, 8>(current, current_stride, refs, reference_stride, sads);
+        case 16:
+            return sad_x4_sized<Ops, 16>(current, current_stride, refs, reference_stride, sads);
+        case 32:
+            return sad_x4_sized<Ops, 32>(current, current_stride, refs, reference_stride, sads);
+        default:
+            break;
+    }
+    // ehds's upper levels (blocks of 1 or 2): too narrow for a vector.
+    for (int k = 0; k < 4; ++k) {
+        std::uint32_t sum = 0;
+        for (int j = 0; j < size; ++j) {
+            for (int i = 0; i < size; ++i) {
+                sum += static_cast<std::uint32_t>(
+                    std::abs(current[j * current_stride + i] - refs[k][j * reference_stride + i]));
+            }
+        }
+        sads[k] = sum;
+    }
+}
+
+// SATD: Ops::hadamard_tiles transforms the 4x4 tiles of rows (current - avg(p, q)) and returns the sum of
+// the magnitudes of their coefficients; pavgb is H.264's (p + q + 1) >> 1.
+template <class Ops>
+std::uint32_t satd_simd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                        std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
                         int height) {
     std::uint32_t total = 0;
     for (int ty = 0; ty < height; ty += 4) {
+        const std::uint8_t* c = current + ty * current_stride;
+        const std::uint8_t* a = p + ty * p_stride;
+        const std::uint8_t* b = q + ty * q_stride;
         int tx = 0;
         for (; tx + Ops::tile_columns <= width; tx += Ops::tile_columns) {
-            total += Ops::hadamard_tiles(current + ty * current_stride + tx, current_stride,
-                                         prediction + ty * prediction_stride + tx, prediction_stride);
+            total += Ops::hadamard_tiles(c + tx, current_stride, a + tx, p_stride, b + tx, q_stride);
         }
         for (; tx < width; tx += 8) {  // the 8-wide remainder (AVX2 on 8-wide blocks)
             total +=
-                Ops::hadamard_tiles8(current + ty * current_stride + tx, current_stride,
-                                     prediction + ty * prediction_stride + tx, prediction_stride, width - tx);
+                Ops::hadamard_tiles8(c + tx, current_stride, a + tx, p_stride, b + tx, q_stride, width - tx);
         }
     }
     // The magnitudes of each tile sum to an even number (satd.cpp), so one halving at the end is exact.

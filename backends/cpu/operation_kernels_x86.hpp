@@ -40,14 +40,16 @@ struct X86Common {
 
     // Two 4x4 tiles side by side (or one, when only 4 columns remain: the zero columns add nothing).
     static std::uint32_t hadamard_tiles8(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                                         const std::uint8_t* prediction, std::ptrdiff_t prediction_stride,
-                                         int columns) {
+                                         const std::uint8_t* p, std::ptrdiff_t p_stride,
+                                         const std::uint8_t* q, std::ptrdiff_t q_stride, int columns) {
         __m128i d[4];
         for (int j = 0; j < 4; ++j) {
             const std::uint8_t* c = current + j * current_stride;
-            const std::uint8_t* p = prediction + j * prediction_stride;
+            const std::uint8_t* a = p + j * p_stride;
+            const std::uint8_t* b = q + j * q_stride;
             const __m128i cv = columns >= 8 ? load8(c) : load4(c);
-            const __m128i pv = columns >= 8 ? load8(p) : load4(p);
+            const __m128i pv =
+                columns >= 8 ? _mm_avg_epu8(load8(a), load8(b)) : _mm_avg_epu8(load4(a), load4(b));
             d[j] = _mm_sub_epi16(_mm_unpacklo_epi8(cv, _mm_setzero_si128()),
                                  _mm_unpacklo_epi8(pv, _mm_setzero_si128()));
         }

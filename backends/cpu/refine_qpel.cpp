@@ -46,19 +46,6 @@ constexpr TapSpec G{0, 0, 0}, H{0, 1, 0}, M{0, 0, 1}, b{1, 0, 0}, h{2, 0, 0}, j{
 constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}, {b, h}, {b, j}, {b, m},
                                           {h, h}, {h, j}, {j, j}, {j, m}, {M, h}, {h, s}, {j, s}, {m, s}};
 
-void predict(const Neighbourhood& area, int fraction, int col, int row, int size, std::uint8_t* out) {
-    const TapSpec p = position_taps[fraction][0];
-    const TapSpec q = position_taps[fraction][1];
-    const Tap tp = area.at(p.plane, col + p.col, row + p.row);
-    const Tap tq = area.at(q.plane, col + q.col, row + q.row);
-    for (int y = 0; y < size; ++y) {
-        const std::uint8_t* a = tp.origin + y * tp.stride;
-        const std::uint8_t* c = tq.origin + y * tq.stride;
-        std::uint8_t* o = out + y * size;
-        for (int x = 0; x < size; ++x) o[x] = static_cast<std::uint8_t>((a[x] + c[x] + 1) >> 1);
-    }
-}
-
 }  // namespace
 
 SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, QpelScratch& scratch) {
@@ -67,7 +54,7 @@ SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, Qp
     const auto plane_bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
     scratch.planes.resize(3 * plane_bytes);
     scratch.filter.resize(half_pel_scratch_words(n));
-    scratch.prediction.resize(static_cast<std::size_t>(size) * static_cast<std::size_t>(size));
+
     const std::ptrdiff_t stride = block.reference->stride();
     const std::uint8_t* source =
         block.reference->block(block.x + integer_pel.x - 3, block.y + integer_pel.y - 3, n + 5, n + 5) +
@@ -81,9 +68,13 @@ SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, Qp
     const auto satd_at = [&](MotionVector mv) {
         const int col = (mv.x >> 2) - integer_pel.x + 1;
         const int row = (mv.y >> 2) - integer_pel.y + 1;
-        predict(area, (mv.y & 3) * 4 + (mv.x & 3), col, row, size, scratch.prediction.data());
-        return block.kernels->satd(current, block.current->stride(), scratch.prediction.data(), size, size,
-                                   size);
+        const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
+        const TapSpec p = position_taps[fraction][0];
+        const TapSpec q = position_taps[fraction][1];
+        const Tap tp = area.at(p.plane, col + p.col, row + p.row);
+        const Tap tq = area.at(q.plane, col + q.col, row + q.row);
+        return block.kernels->satd(current, block.current->stride(), tp.origin, tp.stride, tq.origin,
+                                   tq.stride, size, size);
     };
     const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
     const SubpelResult half = subpel_step(block, start, 2, block.lambda, satd_at);

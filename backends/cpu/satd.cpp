@@ -5,8 +5,8 @@
 
 namespace xme::cpu {
 
-std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride,
-                         const std::uint8_t* prediction, std::ptrdiff_t prediction_stride, int width,
+std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                         std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
                          int height) {
     std::uint32_t total = 0;
     for (int ty = 0; ty < height; ty += 4) {
@@ -14,7 +14,10 @@ std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_str
             int t[4][4];
             for (int j = 0; j < 4; ++j) {
                 const std::uint8_t* cur = current + (ty + j) * current_stride + tx;
-                const std::uint8_t* pred = prediction + (ty + j) * prediction_stride + tx;
+                const std::uint8_t* a = p + (ty + j) * p_stride + tx;
+                const std::uint8_t* b = q + (ty + j) * q_stride + tx;
+                int pred[4];
+                for (int i = 0; i < 4; ++i) pred[i] = (a[i] + b[i] + 1) >> 1;
                 const int d0 = cur[0] - pred[0];
                 const int d1 = cur[1] - pred[1];
                 const int d2 = cur[2] - pred[2];

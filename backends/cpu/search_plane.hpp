@@ -17,10 +17,13 @@ inline constexpr int search_plane_margin = 48;
 class SearchPlane {
 public:
     SearchPlane() = default;
-    explicit SearchPlane(PlaneView source)
-        : frame_(source, search_plane_margin, source.width, source.height),
-          width_(source.width),
-          height_(source.height) {}
+    explicit SearchPlane(PlaneView source) { assign(source); }
+    // Pads another plane into this one's memory.
+    void assign(PlaneView source) {
+        frame_.assign(source, search_plane_margin, source.width, source.height);
+        width_ = source.width;
+        height_ = source.height;
+    }
 
     // The top-left of the w x h block at (x, y); w and h at most search_plane_margin.
     [[nodiscard]] const std::uint8_t* block(int x, int y, int w, int h) const {

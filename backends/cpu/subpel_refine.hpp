@@ -20,11 +20,10 @@ struct SubpelResult {
 
 [[nodiscard]] SubpelResult refine_hpel(const IntegerBlock& block, MotionVector integer_pel);
 
-// Per-thread buffers of the quarter-pel refinement: the neighbourhood's half-pel planes and a prediction.
+// Per-thread buffers of the quarter-pel refinement: the neighbourhood's half-pel planes.
 struct QpelScratch {
     std::vector<std::uint8_t> planes;
     std::vector<std::int32_t> filter;
-    std::vector<std::uint8_t> prediction;
 };
 [[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
                                        QpelScratch& scratch);
