@@ -105,18 +105,20 @@ TEST_SUITE("cpu kernels") {
                                              reference.stride, width, height));
                         }
                     }
-                    for (const int n : {1, 3, 6, 7, 8, 9, 10, 17, 18, 34}) {
+                    for (const int n : {1, 3, 6, 7, 8, 9, 10, 17, 18, 34, 40}) {
+                        const int rows = n == 40 ? 34 : n;
                         CAPTURE(n);
-                        const auto planes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+                        CAPTURE(rows);
+                        const auto planes = static_cast<std::size_t>(n) * static_cast<std::size_t>(rows);
                         std::vector<std::uint8_t> expected(3 * planes);
                         std::vector<std::uint8_t> actual(3 * planes, 7);
-                        std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(n));
+                        std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(n, rows));
                         const std::uint8_t* source =
                             reference.origin() + offset(rng) * reference.stride + offset(rng);
-                        plain.half_pel_planes(source, reference.stride, n, expected.data(),
+                        plain.half_pel_planes(source, reference.stride, n, rows, expected.data(),
                                               expected.data() + planes, expected.data() + 2 * planes,
                                               scratch.data());
-                        set.kernels.half_pel_planes(source, reference.stride, n, actual.data(),
+                        set.kernels.half_pel_planes(source, reference.stride, n, rows, actual.data(),
                                                     actual.data() + planes, actual.data() + 2 * planes,
                                                     scratch.data());
                         CHECK(actual == expected);

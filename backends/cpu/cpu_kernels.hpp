@@ -22,16 +22,16 @@ using SadX4 = void (*)(const std::uint8_t* current, std::ptrdiff_t current_strid
 using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
                                const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
                                std::ptrdiff_t q_stride, int width, int height);
-// SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the n x n
-// integer positions whose top-left is `source` (which must be readable from 2 rows and columns before to
-// 3 after). Each output plane is n x n with stride n.
-using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride, int n,
+// SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the
+// width x rows integer positions whose top-left is `source` (readable from 2 rows and columns before to 3
+// after). Each output plane is width x rows with stride width.
+using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
                                std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
                                std::int32_t* scratch);
 
-// Scratch the HalfPelPlanes kernels need, in int32 words, for n.
-[[nodiscard]] inline std::size_t half_pel_scratch_words(int n) {
-    return static_cast<std::size_t>(n + 5) * static_cast<std::size_t>(n);
+// Scratch the HalfPelPlanes kernels need, in int32 words.
+[[nodiscard]] inline std::size_t half_pel_scratch_words(int width, int rows) {
+    return static_cast<std::size_t>(rows + 5) * static_cast<std::size_t>(width);
 }
 
 struct OperationKernels {

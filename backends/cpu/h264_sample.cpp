@@ -12,25 +12,27 @@ std::uint8_t clip255(int value) { return static_cast<std::uint8_t>(std::clamp(va
 
 }  // namespace
 
-void plain_half_pel_planes(const std::uint8_t* source, std::ptrdiff_t stride, int n, std::uint8_t* horizontal,
-                           std::uint8_t* vertical, std::uint8_t* centre, std::int32_t* scratch) {
+void plain_half_pel_planes(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
+                           std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
+                           std::int32_t* scratch) {
+    const int w = width;
     // scratch row r holds the unrounded horizontal samples of source row r - 2.
-    for (int r = 0; r < n + 5; ++r) {
+    for (int r = 0; r < rows + 5; ++r) {
         const std::uint8_t* s = source + (r - 2) * stride;
-        std::int32_t* out = scratch + r * n;
-        for (int x = 0; x < n; ++x) out[x] = six_tap(s[x - 2], s[x - 1], s[x], s[x + 1], s[x + 2], s[x + 3]);
+        std::int32_t* out = scratch + r * w;
+        for (int x = 0; x < w; ++x) out[x] = six_tap(s[x - 2], s[x - 1], s[x], s[x + 1], s[x + 2], s[x + 3]);
     }
-    for (int y = 0; y < n; ++y) {
-        const std::int32_t* b1 = scratch + (y + 2) * n;
-        for (int x = 0; x < n; ++x) {
-            horizontal[y * n + x] = clip255((b1[x] + 16) >> 5);
+    for (int y = 0; y < rows; ++y) {
+        const std::int32_t* b1 = scratch + (y + 2) * w;
+        for (int x = 0; x < w; ++x) {
+            horizontal[y * w + x] = clip255((b1[x] + 16) >> 5);
             const std::uint8_t* s = source + y * stride + x;
-            vertical[y * n + x] = clip255(
+            vertical[y * w + x] = clip255(
                 (six_tap(s[-2 * stride], s[-stride], s[0], s[stride], s[2 * stride], s[3 * stride]) + 16) >>
                 5);
-            const std::int32_t* c = scratch + y * n + x;
-            centre[y * n + x] =
-                clip255((six_tap(c[0], c[n], c[2 * n], c[3 * n], c[4 * n], c[5 * n]) + 512) >> 10);
+            const std::int32_t* c = scratch + y * w + x;
+            centre[y * w + x] =
+                clip255((six_tap(c[0], c[w], c[2 * w], c[3 * w], c[4 * w], c[5 * w]) + 512) >> 10);
         }
     }
 }

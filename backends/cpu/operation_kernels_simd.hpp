@@ -100,14 +100,16 @@ std::uint32_t satd_simd(const std::uint8_t* current, std::ptrdiff_t current_stri
 // The 6-tap planes: horizontal unrounded b1 rows in 16-bit (|b1| <= 2550 * 2 fits), rounded b and h,
 // then j from the b1 columns in 32 bits (its sums reach 20 * 20 * 255 * 2).
 template <class Ops>
-void half_pel_planes_simd(const std::uint8_t* source, std::ptrdiff_t stride, int n, std::uint8_t* horizontal,
-                          std::uint8_t* vertical, std::uint8_t* centre, std::int32_t* scratch) {
-    auto* b1 = reinterpret_cast<std::int16_t*>(scratch);  // (n + 5) rows of n, fits in the int32 scratch
-    for (int r = 0; r < n + 5; ++r) Ops::six_tap_row(source + (r - 2) * stride, 1, n, b1 + r * n);
-    for (int y = 0; y < n; ++y) {
-        Ops::round_row(b1 + (y + 2) * n, n, horizontal + y * n);
-        Ops::six_tap_column_rounded(source + y * stride, stride, n, vertical + y * n);
-        Ops::six_tap_centre(b1 + y * n, n, n, centre + y * n);
+void half_pel_planes_simd(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
+                          std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
+                          std::int32_t* scratch) {
+    auto* b1 =
+        reinterpret_cast<std::int16_t*>(scratch);  // (rows + 5) rows of width, fits in the int32 scratch
+    for (int r = 0; r < rows + 5; ++r) Ops::six_tap_row(source + (r - 2) * stride, 1, width, b1 + r * width);
+    for (int y = 0; y < rows; ++y) {
+        Ops::round_row(b1 + (y + 2) * width, width, horizontal + y * width);
+        Ops::six_tap_column_rounded(source + y * stride, stride, width, vertical + y * width);
+        Ops::six_tap_centre(b1 + y * width, width, width, centre + y * width);
     }
 }
 

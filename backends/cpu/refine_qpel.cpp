@@ -19,7 +19,7 @@ struct Neighbourhood {
     const std::uint8_t* horizontal;  // b, stride n
     const std::uint8_t* vertical;    // h
     const std::uint8_t* centre;      // j
-    int n;
+    int n;                           // the half-sample planes' stride
 
     Tap at(int plane, int col, int row) const {
         switch (plane) {
@@ -51,18 +51,19 @@ constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}
 SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, QpelScratch& scratch) {
     const int size = block.size;
     const int n = size + 2;  // integer positions ix - 1 .. ix + size, the last one for H, M, m and s
-    const auto plane_bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    const int width = (n + 7) / 8 * 8;  // whole vectors: the columns past n are filtered, never read
+    const auto plane_bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(n);
     scratch.planes.resize(3 * plane_bytes);
-    scratch.filter.resize(half_pel_scratch_words(n));
+    scratch.filter.resize(half_pel_scratch_words(width, n));
 
     const std::ptrdiff_t stride = block.reference->stride();
     const std::uint8_t* source =
-        block.reference->block(block.x + integer_pel.x - 3, block.y + integer_pel.y - 3, n + 5, n + 5) +
+        block.reference->block(block.x + integer_pel.x - 3, block.y + integer_pel.y - 3, width + 5, n + 5) +
         2 * stride + 2;
     std::uint8_t* planes = scratch.planes.data();
-    block.kernels->half_pel_planes(source, stride, n, planes, planes + plane_bytes, planes + 2 * plane_bytes,
-                                   scratch.filter.data());
-    const Neighbourhood area{source, stride, planes, planes + plane_bytes, planes + 2 * plane_bytes, n};
+    block.kernels->half_pel_planes(source, stride, width, n, planes, planes + plane_bytes,
+                                   planes + 2 * plane_bytes, scratch.filter.data());
+    const Neighbourhood area{source, stride, planes, planes + plane_bytes, planes + 2 * plane_bytes, width};
     const std::uint8_t* current = block.current->block(block.x, block.y, size, size);
 
     const auto satd_at = [&](MotionVector mv) {
@@ -76,9 +77,25 @@ SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, Qp
         return block.kernels->satd(current, block.current->stride(), tp.origin, tp.stride, tq.origin,
                                    tq.stride, size, size);
     };
+    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it): its SATD
+    // is remembered rather than recomputed.
+    MotionVector known_mv[9];
+    std::uint32_t known_satd[9];
+    int known = 0;
+    const auto remembered_satd = [&](MotionVector mv) {
+        for (int k = 0; k < known; ++k) {
+            if (known_mv[k] == mv) return known_satd[k];
+        }
+        const std::uint32_t value = satd_at(mv);
+        if (known < 9) {
+            known_mv[known] = mv;
+            known_satd[known++] = value;
+        }
+        return value;
+    };
     const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
-    const SubpelResult half = subpel_step(block, start, 2, block.lambda, satd_at);
-    return subpel_step(block, half.mv, 1, block.lambda, satd_at);
+    const SubpelResult half = subpel_step(block, start, 2, block.lambda, remembered_satd);
+    return subpel_step(block, half.mv, 1, block.lambda, remembered_satd);
 }
 
 }  // namespace xme::cpu
