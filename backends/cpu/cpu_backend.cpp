@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chain_estimate.hpp"
 #include "cpu_features.hpp"
 #include "full_search.hpp"
 #include "hpel_refine.hpp"
@@ -68,11 +69,18 @@ private:
     std::uint64_t clock_ = 0;
 };
 
+// The fast full search's SIMD kernels cover the integer search of fs without a rate term or predictor;
+// every other chain runs on the operations path (chain_estimate.hpp).
+bool fast_full_search(const SearchParams& params) {
+    return params.search == SearchMethod::full && params.lambda == 0 && params.predictor == Predictor::none;
+}
+
 class CpuSession final : public SynchronousSession {
 public:
     CpuSession(const SessionOptions& options, const std::string& kernel_name)
-        : options_(options), kernel_(find_kernel(kernel_name)) {
-        threads_ = options.threads > 0 ? options.threads : omp_get_max_threads();
+        : options_(options), kernel_(find_kernel(kernel_name)),
+          threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
+          chain_(options.params, kernel_name, threads_) {
         const int b = options.params.block_size;
         blocks_x_ = blocks_across(options.width, b);
         blocks_y_ = blocks_across(options.height, b);
@@ -91,6 +99,7 @@ protected:
         check_size(pair.reference, "reference");
         check_size(pair.current, "current");
         const auto start = std::chrono::steady_clock::now();
+        if (!fast_full_search(options_.params)) return compute_chain(pair, start);
         const SearchFrames frames = pad(pair);
         const bool refine = options_.params.subpel == Subpel::hpel;
         PairResult result{pair.current_id, MotionField(options_.width, options_.height, options_.params.block_size,
@@ -115,12 +124,31 @@ protected:
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
             }
         }
+        if (options_.params.subpel == Subpel::qpel) chain_.refine(pair, result.field);
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
         result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
 private:
+    PairResult compute_chain(const FramePair& pair, std::chrono::steady_clock::time_point start) {
+        // SPEC §8's temporal predictor: p = 0 at a segment's start, else the previous pair's result (given
+        // with the pair, or this session's last one).
+        const MotionField* previous = nullptr;
+        if (options_.params.predictor == Predictor::temporal && !pair.segment_start) {
+            previous = pair.previous ? pair.previous.get() : last_ ? last_.get() : nullptr;
+            if (previous == nullptr) {
+                throw Error(ErrorKind::invalid_argument,
+                            "a pair inside a segment came without the previous pair's result, and this session "
+                            "computed none: submit the segment from its start or give FramePair::previous");
+            }
+        }
+        PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
+        if (options_.params.predictor == Predictor::temporal) last_ = std::make_shared<MotionField>(result.field);
+        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
+
     void check_size(PlaneView plane, const char* role) const {
         if (plane.width != options_.width || plane.height != options_.height) {
             throw Error(ErrorKind::invalid_argument,
@@ -144,6 +172,8 @@ private:
     SessionOptions options_;
     SearchKernel kernel_;
     int threads_ = 1;
+    ChainEstimator chain_;
+    std::shared_ptr<const MotionField> last_;
     int blocks_x_ = 0;
     int blocks_y_ = 0;
     int groups_ = 0;
@@ -186,7 +216,9 @@ public:
         return measure_kernel_sad_peak(info_.variants.front());
     }
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
-        return full_search_chains_only(info_, options);
+        // Every chain of SPEC §8-§11, bit-exact with the reference.
+        static_cast<void>(options);
+        return Support::yes();
     }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         require_supported(supports(options));

@@ -15,6 +15,8 @@ public:
     PaddedFrame() = default;
     // Pixels from (-margin, -margin) to (width_needed + margin, height_needed + margin), exclusive.
     PaddedFrame(PlaneView source, int margin, int width_needed, int height_needed);
+    // The same for another plane, reusing this one's memory (no allocation when the size is unchanged).
+    void assign(PlaneView source, int margin, int width_needed, int height_needed);
 
     // Pointer to pixel (0, 0); valid from -margin in both directions.
     [[nodiscard]] const std::uint8_t* origin() const { return origin_; }

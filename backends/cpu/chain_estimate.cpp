@@ -1,0 +1,172 @@
+#include "chain_estimate.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <limits>
+
+#include "mean_downsample.hpp"
+#include "spatial_predictor.hpp"
+#include "xme/error.hpp"
+
+namespace xme::cpu {
+
+ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& variant, int threads)
+    : params_(params),
+      kernels_(operation_kernels_for(variant)),
+      threads_(threads),
+      scratch_(static_cast<std::size_t>(threads)) {}
+
+const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
+    for (auto& slot : slots_) {
+        if (slot.filled && slot.id == id) {
+            slot.last_use = ++clock_;
+            return slot.plane;
+        }
+    }
+    PaddedSlot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
+    victim.plane.assign(plane);
+    victim.id = id;
+    victim.filled = true;
+    victim.last_use = ++clock_;
+    return victim.plane;
+}
+
+void ChainEstimator::prepare(const FramePair& pair) {
+    const PlaneView reference = pair.reference;
+    const PlaneView current = pair.current;
+    current_ = &padded(pair.current_id, current);
+    reference_ = &padded(pair.reference_id, reference);
+    const int b = params_.block_size;
+    padded_width_ = blocks_across(current.width, b) * b;
+    padded_height_ = blocks_across(current.height, b) * b;
+    if (params_.search == SearchMethod::ehds) {
+        const Plane reference1 = mean_downsample(reference);
+        const Plane current1 = mean_downsample(current);
+        pyramid_.emplace(MeanPyramid{SearchPlane(reference1.view()), SearchPlane(current1.view()),
+                                     SearchPlane(mean_downsample(reference1.view()).view()),
+                                     SearchPlane(mean_downsample(current1.view()).view())});
+    }
+}
+
+IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) const {
+    IntegerBlock block;
+    block.reference = reference_;
+    block.current = current_;
+    block.kernels = &kernels_;
+    block.size = params_.block_size;
+    block.x = bx * block.size;
+    block.y = by * block.size;
+    block.range = params_.range;
+    block.border = params_.border;
+    block.padded_width = padded_width_;
+    block.padded_height = padded_height_;
+    block.lambda = params_.lambda;
+    block.predictor = predictor;
+    block.centre =
+        params_.centre == WindowCentre::predictor ? round_quarter_to_pel(predictor) : MotionVector{};
+    return block;
+}
+
+BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel,
+                                         std::uint64_t integer_cost, std::uint32_t candidates,
+                                         QpelScratch& scratch) const {
+    SubpelResult final{{4 * pel.x, 4 * pel.y}, integer_cost};
+    if (params_.subpel == Subpel::hpel) final = refine_hpel(block, pel);
+    if (params_.subpel == Subpel::qpel) final = refine_qpel(block, pel, scratch);
+    // Marks the block: estimate() reports a cost or a vector that does not fit (SPEC's limits keep both
+    // inside for every valid lambda and range; this guards the contract, as the reference does).
+    if (final.cost > std::numeric_limits<std::uint32_t>::max() || final.mv.x < -32768 || final.mv.x > 32767 ||
+        final.mv.y < -32768 || final.mv.y > 32767) {
+        return {0, 0, std::numeric_limits<std::uint32_t>::max(), std::numeric_limits<std::uint32_t>::max()};
+    }
+    return {static_cast<std::int16_t>(final.mv.x), static_cast<std::int16_t>(final.mv.y),
+            static_cast<std::uint32_t>(final.cost), candidates};
+}
+
+BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor, QpelScratch& scratch) const {
+    const IntegerBlock block = block_at(bx, by, predictor);
+    IntegerResult integer;
+    switch (params_.search) {
+        case SearchMethod::full:
+            integer = full_search_rate(block);
+            break;
+        case SearchMethod::diamond:
+            integer = diamond_search(block);
+            break;
+        case SearchMethod::hexagon:
+            integer = hexagon_search(block);
+            break;
+        case SearchMethod::ehds:
+            integer = ehds_search(block, *pyramid_);
+            break;
+        case SearchMethod::test_zone:
+            integer = tz_search(block);
+            break;
+    }
+    return refine_block(block, integer.pel, integer.cost, integer.candidates, scratch);
+}
+
+MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* previous) {
+    prepare(pair);
+    const PlaneView current = pair.current;
+    MotionField field(current.width, current.height, params_.block_size, cost_kind_of(params_));
+    if (previous != nullptr &&
+        (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
+        throw Error(ErrorKind::invalid_argument, "the previous pair's result has another block grid");
+    }
+    const int bx_count = field.blocks_x;
+    const int by_count = field.blocks_y;
+    const auto predictor_of = [&](int bx, int by) -> MotionVector {
+        if (params_.predictor == Predictor::spatial) return spatial_predictor(field, bx, by);
+        if (params_.predictor == Predictor::temporal && previous != nullptr) {
+            const BlockMotion& m = previous->at(bx, by);
+            return {m.mv_x, m.mv_y};
+        }
+        return {};
+    };
+    if (params_.predictor == Predictor::spatial) {
+        // Diagonal t holds the blocks with bx + 2 by = t.
+        const int diagonals = bx_count + 2 * (by_count - 1);
+        for (int t = 0; t < diagonals; ++t) {
+            const int by_low = t - bx_count + 1 > 0 ? (t - bx_count + 2) / 2 : 0;
+            const int by_high = t / 2 < by_count - 1 ? t / 2 : by_count - 1;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic)
+            for (int by = by_low; by <= by_high; ++by) {
+                const int bx = t - 2 * by;
+                field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
+                                                scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+            }
+        }
+    } else {
+        const int blocks = bx_count * by_count;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 4)
+        for (int i = 0; i < blocks; ++i) {
+            const int bx = i % bx_count;
+            const int by = i / bx_count;
+            field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
+                                            scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+        }
+    }
+    for (const BlockMotion& m : field.blocks) {
+        if (m.candidates == std::numeric_limits<std::uint32_t>::max()) {
+            throw Error(ErrorKind::unsupported,
+                        "a cost exceeds 32 bits or a vector int16: use a smaller lambda");
+        }
+    }
+    return field;
+}
+
+void ChainEstimator::refine(const FramePair& pair, MotionField& field) {
+    prepare(pair);
+    const int blocks = field.blocks_x * field.blocks_y;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 4)
+    for (int i = 0; i < blocks; ++i) {
+        BlockMotion& m = field.blocks[static_cast<std::size_t>(i)];
+        const IntegerBlock block = block_at(i % field.blocks_x, i / field.blocks_x, {});
+        m = refine_block(block, {m.mv_x / 4, m.mv_y / 4}, m.cost, m.candidates,
+                         scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+    }
+}
+
+}  // namespace xme::cpu

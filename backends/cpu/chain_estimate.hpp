@@ -1,0 +1,57 @@
+// The CPU's operations path: every chain of SPEC §8-§11 per frame pair, OpenMP over blocks, and for the
+// spatial predictor a wavefront (the blocks of one diagonal bx + 2 by in parallel: left, top, top-right
+// and top-left neighbours all lie on earlier diagonals).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu_kernels.hpp"
+#include "integer_search.hpp"
+#include "subpel_refine.hpp"
+#include "xme/device.hpp"
+
+namespace xme::cpu {
+
+class ChainEstimator {
+public:
+    ChainEstimator(const SearchParams& params, const std::string& variant, int threads);
+
+    // The chain's field for one pair; `previous` is the temporal predictor's field (null: p = 0).
+    [[nodiscard]] MotionField estimate(const FramePair& pair, const MotionField* previous);
+    // The refinement alone after the fast full search: `field` holds its integer vectors (quarter pel),
+    // SAD costs and candidates; refined in place.
+    void refine(const FramePair& pair, MotionField& field);
+
+private:
+    [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
+    [[nodiscard]] BlockMotion search_block(int bx, int by, MotionVector predictor,
+                                           QpelScratch& scratch) const;
+    [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
+                                           std::uint64_t integer_cost, std::uint32_t candidates,
+                                           QpelScratch& scratch) const;
+    void prepare(const FramePair& pair);
+    // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
+    [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
+
+    SearchParams params_;
+    OperationKernels kernels_;
+    int threads_ = 1;
+    struct PaddedSlot {
+        std::int64_t id = 0;
+        bool filled = false;
+        std::uint64_t last_use = 0;
+        SearchPlane plane;
+    };
+    PaddedSlot slots_[2];
+    std::uint64_t clock_ = 0;
+    const SearchPlane* reference_ = nullptr;
+    const SearchPlane* current_ = nullptr;
+    std::optional<MeanPyramid> pyramid_;
+    std::vector<QpelScratch> scratch_;  // one per thread
+    int padded_width_ = 0;
+    int padded_height_ = 0;
+};
+
+}  // namespace xme::cpu

@@ -1,0 +1,59 @@
+// The kernels of the CPU's operations path (every chain but the fast full search): SAD of up to four
+// candidates per call (x264's sad_x4), the 4x4 Hadamard SATD, and the H.264 half-pel planes of a block's
+// neighbourhood. Each has a plain C++ version (block_sad.cpp, satd.cpp, h264_sample.cpp) that the SIMD
+// ones (*_sse2.cpp, *_avx2.cpp) are tested against (tests/test_cpu_kernels.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xme::cpu {
+
+// SAD of the size x size block at `current` against each of refs[0..3] (all read with their strides).
+using SadX4 = void (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                       const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
+                       std::uint32_t sads[4]);
+// SPEC §10: the sum over the 4x4 tiles of satd4(current - prediction), the prediction being the rounded
+// average (p + q + 1) >> 1 of two sample planes (H.264's quarter samples; p == q for the others); width and
+// height multiples of 4.
+using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                               const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                               std::ptrdiff_t q_stride, int width, int height);
+// SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the
+// width x rows integer positions whose top-left is `source` (readable from 2 rows and columns before to 3
+// after). Each output plane is width x rows with stride width.
+using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
+                               std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
+                               std::int32_t* scratch);
+
+// Scratch the HalfPelPlanes kernels need, in int32 words.
+[[nodiscard]] inline std::size_t half_pel_scratch_words(int width, int rows) {
+    return static_cast<std::size_t>(rows + 5) * static_cast<std::size_t>(width);
+}
+
+struct OperationKernels {
+    SadX4 sad_x4 = nullptr;
+    Satd satd = nullptr;
+    HalfPelPlanes half_pel_planes = nullptr;
+};
+
+// Plain C++ (the definition the SIMD kernels are tested against).
+[[nodiscard]] OperationKernels plain_operation_kernels();
+#if defined(XME_CPU_X86)
+[[nodiscard]] OperationKernels sse2_operation_kernels();
+[[nodiscard]] OperationKernels avx2_operation_kernels();
+#endif
+// The SIMD kernel sets this build has and this processor runs, by name ("sse2", "avx2"): what
+// tests/test_cpu_kernels.cpp compares with the plain ones.
+struct NamedOperationKernels {
+    std::string name;
+    OperationKernels kernels;
+};
+[[nodiscard]] std::vector<NamedOperationKernels> simd_operation_kernels();
+// The kernels for a CPU variant ("avx512bw" and "avx2" use the AVX2 ones, "sse2" SSE2, "portable" plain).
+[[nodiscard]] OperationKernels operation_kernels_for(std::string_view variant);
+
+}  // namespace xme::cpu

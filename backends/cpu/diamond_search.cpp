@@ -1,0 +1,13 @@
+// SPEC §11 `dia`: the small diamond from the start, at most R moves.
+#include "integer_search.hpp"
+
+namespace xme::cpu {
+
+IntegerResult diamond_search(const IntegerBlock& block) {
+    CandidateSearch search(block);
+    search_start(search);
+    small_diamond_moves(search, block.range);
+    return search.result();
+}
+
+}  // namespace xme::cpu

@@ -1,0 +1,86 @@
+// The CPU's integer searches (SPEC §8, §11) over one square block: what a candidate costs, which ones
+// a search may evaluate, and the best so far. Searches hand over sets of candidates; their SADs are
+// computed four per kernel call and then applied in the set's order, which gives the same best as one
+// at a time (keys are unique per vector, so a set's last improvement is its smallest key).
+#pragma once
+
+#include <cstdint>
+
+#include "cpu_kernels.hpp"
+#include "search_plane.hpp"
+#include "xme/motion_vector.hpp"
+#include "xme/params.hpp"
+#include "xme/rate.hpp"
+
+namespace xme::cpu {
+
+struct IntegerBlock {
+    const SearchPlane* reference = nullptr;
+    const SearchPlane* current = nullptr;
+    const OperationKernels* kernels = nullptr;
+    int x = 0;  // top-left pixel in the current frame
+    int y = 0;
+    int size = 16;
+    int range = 16;
+    BorderMode border = BorderMode::pad;
+    int padded_width = 0;  // Wp, Hp: the restrict test's bounds (SPEC §2)
+    int padded_height = 0;
+    int lambda = 0;
+    MotionVector predictor;  // quarter pel
+    MotionVector centre;     // integer pel
+};
+
+// The result of a search: the best integer vector, its J and SAD, and the candidates evaluated.
+struct IntegerResult {
+    MotionVector pel;
+    std::uint64_t cost = 0;
+    std::uint32_t candidates = 0;
+};
+
+class CandidateSearch {
+public:
+    explicit CandidateSearch(const IntegerBlock& block) : block_(block) {}
+
+    // SPEC §11: a candidate outside the window, or invalid in restrict mode, is skipped and not counted.
+    [[nodiscard]] bool admissible(MotionVector pel) const;
+    // Evaluates the admissible ones of pels[0..count); returns the index of the last that became the best,
+    // or -1 when none did.
+    int consider(const MotionVector* pels, int count);
+    // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
+    int evaluate(const MotionVector* pels, int count);
+    int consider(MotionVector pel) { return consider(&pel, 1); }
+    int evaluate(MotionVector pel) { return evaluate(&pel, 1); }
+
+    [[nodiscard]] const IntegerBlock& block() const { return block_; }
+    [[nodiscard]] bool has_best() const { return has_best_; }
+    [[nodiscard]] MotionVector best_pel() const { return best_pel_; }
+    [[nodiscard]] std::uint32_t evaluated() const { return evaluated_; }
+    [[nodiscard]] IntegerResult result() const { return {best_pel_, best_key_.cost, evaluated_}; }
+
+private:
+    const IntegerBlock& block_;
+    bool has_best_ = false;
+    MotionVector best_pel_;
+    CandidateKey best_key_;
+    std::uint32_t evaluated_ = 0;
+};
+
+// The steps several searches share: SPEC §11's start (round(p / 4), then zero, zero anyway when neither
+// is admissible), the small diamond (at most max_moves moves), the 8 neighbours of the best once.
+void search_start(CandidateSearch& search);
+void small_diamond_moves(CandidateSearch& search, int max_moves);
+void square_neighbours(CandidateSearch& search);
+
+// One operation per file, as in the reference.
+[[nodiscard]] IntegerResult full_search_rate(const IntegerBlock& block);
+[[nodiscard]] IntegerResult diamond_search(const IntegerBlock& block);
+[[nodiscard]] IntegerResult hexagon_search(const IntegerBlock& block);
+[[nodiscard]] IntegerResult tz_search(const IntegerBlock& block);
+
+// SPEC §11's mean pyramid levels 1 and 2 of both frames, for ehds.
+struct MeanPyramid {
+    SearchPlane level1_reference, level1_current, level2_reference, level2_current;
+};
+[[nodiscard]] IntegerResult ehds_search(const IntegerBlock& block, const MeanPyramid& pyramid);
+
+}  // namespace xme::cpu

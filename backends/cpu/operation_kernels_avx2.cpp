@@ -1,0 +1,63 @@
+// The operation kernels with AVX2: SATD over four 4x4 tiles per 256-bit register (the SSE2 transpose
+// runs in each 128-bit lane); SAD and the 6-tap filter as SSE2 (compiled with AVX2's VEX encoding).
+#include <immintrin.h>
+
+#include "operation_kernels_simd.hpp"
+#include "operation_kernels_x86.hpp"
+
+namespace xme::cpu {
+namespace {
+
+struct Avx2OperationOps : X86Common {
+    static constexpr int tile_columns = 16;
+
+    static void butterflies256(__m256i* d) {
+        const __m256i s01 = _mm256_add_epi16(d[0], d[1]);
+        const __m256i m01 = _mm256_sub_epi16(d[0], d[1]);
+        const __m256i s23 = _mm256_add_epi16(d[2], d[3]);
+        const __m256i m23 = _mm256_sub_epi16(d[2], d[3]);
+        d[0] = _mm256_add_epi16(s01, s23);
+        d[1] = _mm256_sub_epi16(s01, s23);
+        d[2] = _mm256_add_epi16(m01, m23);
+        d[3] = _mm256_sub_epi16(m01, m23);
+    }
+
+    static std::uint32_t hadamard_tiles(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                                        const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                                        std::ptrdiff_t q_stride) {
+        __m256i d[4];
+        for (int j = 0; j < 4; ++j) {
+            const __m256i c = _mm256_cvtepu8_epi16(load16(current + j * current_stride));
+            const __m128i average = _mm_avg_epu8(load16(p + j * p_stride), load16(q + j * q_stride));
+            d[j] = _mm256_sub_epi16(c, _mm256_cvtepu8_epi16(average));
+        }
+        butterflies256(d);
+        const __m256i t0 = _mm256_unpacklo_epi16(d[0], d[1]);
+        const __m256i t1 = _mm256_unpacklo_epi16(d[2], d[3]);
+        const __m256i t2 = _mm256_unpackhi_epi16(d[0], d[1]);
+        const __m256i t3 = _mm256_unpackhi_epi16(d[2], d[3]);
+        const __m256i u0 = _mm256_unpacklo_epi32(t0, t1);
+        const __m256i u1 = _mm256_unpackhi_epi32(t0, t1);
+        const __m256i u2 = _mm256_unpacklo_epi32(t2, t3);
+        const __m256i u3 = _mm256_unpackhi_epi32(t2, t3);
+        d[0] = _mm256_unpacklo_epi64(u0, u2);
+        d[1] = _mm256_unpackhi_epi64(u0, u2);
+        d[2] = _mm256_unpacklo_epi64(u1, u3);
+        d[3] = _mm256_unpackhi_epi64(u1, u3);
+        butterflies256(d);
+        const __m256i sum16 =
+            _mm256_add_epi16(_mm256_add_epi16(_mm256_abs_epi16(d[0]), _mm256_abs_epi16(d[1])),
+                             _mm256_add_epi16(_mm256_abs_epi16(d[2]), _mm256_abs_epi16(d[3])));
+        const __m256i sum32 = _mm256_madd_epi16(sum16, _mm256_set1_epi16(1));
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum32), _mm256_extracti128_si256(sum32, 1));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+        return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
+    }
+};
+
+}  // namespace
+
+OperationKernels avx2_operation_kernels() { return make_operation_kernels<Avx2OperationOps>(); }
+
+}  // namespace xme::cpu

@@ -1,0 +1,44 @@
+// A plane of the operations path: an edge-padded copy (SPEC §1) read at any position. A block whose
+// top-left lies beyond the margin reads the same samples as the block clamped to the margin (every one
+// of its samples is an edge sample either way, since the margin is at least the block's size), so any
+// displacement, however far a predictor moved the window, is one pointer into the padded copy.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "padded_frame.hpp"
+
+namespace xme::cpu {
+
+// The widest region read at once: the 6-tap neighbourhood of a 32x32 block, (32 + 2) + 5 samples.
+inline constexpr int search_plane_margin = 48;
+
+class SearchPlane {
+public:
+    SearchPlane() = default;
+    explicit SearchPlane(PlaneView source) { assign(source); }
+    // Pads another plane into this one's memory.
+    void assign(PlaneView source) {
+        frame_.assign(source, search_plane_margin, source.width, source.height);
+        width_ = source.width;
+        height_ = source.height;
+    }
+
+    // The top-left of the w x h block at (x, y); w and h at most search_plane_margin.
+    [[nodiscard]] const std::uint8_t* block(int x, int y, int w, int h) const {
+        const int cx = std::clamp(x, -search_plane_margin, width_ + search_plane_margin - w);
+        const int cy = std::clamp(y, -search_plane_margin, height_ + search_plane_margin - h);
+        return frame_.origin() + cy * frame_.stride() + cx;
+    }
+    [[nodiscard]] std::ptrdiff_t stride() const { return frame_.stride(); }
+    [[nodiscard]] int width() const { return width_; }
+    [[nodiscard]] int height() const { return height_; }
+
+private:
+    PaddedFrame frame_;
+    int width_ = 0;
+    int height_ = 0;
+};
+
+}  // namespace xme::cpu

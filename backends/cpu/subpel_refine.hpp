@@ -1,0 +1,54 @@
+// The CPU's sub-pel refinements after an integer search: SPEC §4's bilinear half pel with cost4 and
+// J = cost4 + 4 * lambda * R, and SPEC §10's H.264 half then quarter pel with SATD and J = SATD + lambda * R.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "integer_search.hpp"
+
+namespace xme::cpu {
+
+struct SubpelResult {
+    MotionVector mv;  // quarter pel
+    std::uint64_t cost = 0;
+};
+
+// SPEC §4/§10: whether the blocks displaced by floor(mv / 4) and ceil(mv / 4) both lie in the padded
+// frame (always in pad mode).
+[[nodiscard]] bool fractional_vector_valid(const IntegerBlock& block, MotionVector quarter);
+
+[[nodiscard]] SubpelResult refine_hpel(const IntegerBlock& block, MotionVector integer_pel);
+
+// Per-thread buffers of the quarter-pel refinement: the neighbourhood's half-pel planes.
+struct QpelScratch {
+    std::vector<std::uint8_t> planes;
+    std::vector<std::int32_t> filter;
+};
+[[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
+                                       QpelScratch& scratch);
+
+// The best of `centre` and its 8 neighbours centre + step * (s, t) that are valid, by SPEC §8's key with
+// J = distortion(mv) + weight * R(mv - p); the centre is always costed.
+template <class Distortion>
+SubpelResult subpel_step(const IntegerBlock& block, MotionVector centre, int step, int weight,
+                         Distortion distortion) {
+    SubpelResult best;
+    CandidateKey best_key;
+    bool has_best = false;
+    for (int t = -1; t <= 1; ++t) {
+        for (int s = -1; s <= 1; ++s) {
+            const MotionVector mv{centre.x + step * s, centre.y + step * t};
+            if ((s != 0 || t != 0) && !fractional_vector_valid(block, mv)) continue;
+            const std::uint64_t cost = rate_constrained_cost(distortion(mv), weight, mv, block.predictor);
+            const CandidateKey key = make_candidate_key(cost, mv, block.predictor);
+            if (has_best && !(key < best_key)) continue;
+            has_best = true;
+            best_key = key;
+            best = {mv, cost};
+        }
+    }
+    return best;
+}
+
+}  // namespace xme::cpu
