@@ -1,6 +1,7 @@
 // `xme` end to end, as a user runs it: real clips in, CSV/NPY/JSON out, and a specific message and
 // non-zero exit code for each kind of fault, with every frame finished before it written out.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 #include "cli_test_helpers.hpp"
@@ -18,8 +18,8 @@
 using xme::test::cli::lines_of;
 using xme::test::cli::read_file;
 using xme::test::cli::real_clip;
-using xme::test::cli::run_xme;
 using xme::test::cli::Run;
+using xme::test::cli::run_xme;
 using xme::test::cli::scratch_dir;
 namespace fs = std::filesystem;
 
@@ -30,22 +30,32 @@ TEST_SUITE("cli") {
             return;
         }
         const fs::path dir = scratch_dir("estimate");
-        const Run run = run_xme("estimate " + real_clip() + " --backend cpu --frames 4 --block 16 --range 8 -o " +
-                                (dir / "mv.csv").string() + " --json " + (dir / "summary.json").string() + " --quiet");
+        const Run run =
+            run_xme("estimate " + real_clip() + " --backend cpu --frames 4 --block 16 --range 8 -o " +
+                    (dir / "mv.csv").string() + " --json " + (dir / "summary.json").string() + " --quiet");
         REQUIRE(run.exit_code == 0);
         const auto rows = lines_of(read_file(dir / "mv.csv"));
         REQUIRE(rows.size() == 1 + 3 * 20 * 15);  // 3 pairs of 320x240 in 16x16 blocks
         CHECK(rows.front() == "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates");
         long long csv_cost = 0;
+        long long csv_rate_bits = 0;  // predictor none: R(mv - 0), se(v) = 2 floor(log2(k + 1)) + 1
+        const auto se_bits = [](int v) {
+            const int k = v > 0 ? 2 * v - 1 : -2 * v;
+            int log2 = 0;
+            while ((k + 1) >> (log2 + 1)) ++log2;
+            return 2 * log2 + 1;
+        };
         int moving = 0;
         for (std::size_t i = 1; i < rows.size(); ++i) {
             int frame = 0, x = 0, y = 0, mvx = 0, mvy = 0, cost = 0, scale = 0;
-            REQUIRE(std::sscanf(rows[i].c_str(), "%d,%d,%d,%d,%d,%d,%d", &frame, &x, &y, &mvx, &mvy, &cost, &scale) == 7);
+            REQUIRE(std::sscanf(rows[i].c_str(), "%d,%d,%d,%d,%d,%d,%d", &frame, &x, &y, &mvx, &mvy, &cost,
+                                &scale) == 7);
             CHECK((frame >= 1 && frame <= 3));
             CHECK((x % 16 == 0 && y % 16 == 0 && x < 320 && y < 240));
             CHECK((std::abs(mvx) <= 32 && std::abs(mvy) <= 32 && mvx % 4 == 0 && mvy % 4 == 0));
             CHECK(scale == 1);
             if (frame == 1) csv_cost += cost;
+            csv_rate_bits += se_bits(mvx) + se_bits(mvy);
             moving += (mvx != 0 || mvy != 0) ? 1 : 0;
         }
         CHECK(moving > 0);  // real motion, not an all-zero field
@@ -64,6 +74,13 @@ TEST_SUITE("cli") {
         }
         CHECK(mc > zero);  // compensating the motion predicts better than not moving
         CHECK(summary["timing"]["pairs"] == 3);
+        // The run as one row: mean MC-PSNR, total cost, total rate bits, candidates per block.
+        const auto& totals = summary["totals"];
+        CHECK(totals["pairs"] == 3);
+        CHECK(totals["mean_mc_psnr_db"].get<double>() == doctest::Approx(mc / 3));
+        CHECK(totals["rate_bits"] == csv_rate_bits);
+        CHECK(totals["candidates_per_block"].get<double>() > 200);  // full search, range 8: up to 289
+        CHECK(totals["cost_kind"] == "sad");
     }
 
     TEST_CASE("on real video the CPU backend's vectors are the reference's, byte for byte") {
@@ -73,8 +90,12 @@ TEST_SUITE("cli") {
         }
         const fs::path dir = scratch_dir("oracle");
         for (const char* border : {"pad", "restrict"}) {
-            const std::string common = "estimate " + real_clip() + " --frames 3 --start 10 --block 8 --range 6 --algo fs+hpel --border " + border;
-            REQUIRE(run_xme(common + " --backend reference -o " + (dir / "reference.csv").string()).exit_code == 0);
+            const std::string common = "estimate " + real_clip() +
+                                       " --frames 3 --start 10 --block 8 --range 6 --algo fs+hpel --border " +
+                                       border;
+            REQUIRE(
+                run_xme(common + " --backend reference -o " + (dir / "reference.csv").string()).exit_code ==
+                0);
             REQUIRE(run_xme(common + " --backend cpu -o " + (dir / "cpu.csv").string()).exit_code == 0);
             const std::string expected = read_file(dir / "reference.csv");
             CHECK(expected.size() > 1000);
@@ -127,8 +148,8 @@ TEST_SUITE("cli") {
             }
         }
         fs::resize_file(video, fs::file_size(video) - 100);  // cut into the last frame
-        const Run run = run_xme("estimate " + video.string() + " --block 8 --range 4 -o " + (dir / "mv.csv").string() +
-                                " --json " + (dir / "summary.json").string());
+        const Run run = run_xme("estimate " + video.string() + " --block 8 --range 4 -o " +
+                                (dir / "mv.csv").string() + " --json " + (dir / "summary.json").string());
         CHECK(run.exit_code == 3);
         CHECK(run.output.find("frame 3 is truncated") != std::string::npos);
         const auto rows = lines_of(read_file(dir / "mv.csv"));
@@ -141,13 +162,15 @@ TEST_SUITE("cli") {
     TEST_CASE("devices lists every backend, available or with its reason") {
         const Run run = run_xme("devices");
         CHECK(run.exit_code == 0);
-        for (const char* name : {"cpu", "reference", "cuda", "vulkan"}) CHECK(run.output.find(name) != std::string::npos);
+        for (const char* name : {"cpu", "reference", "cuda", "vulkan"})
+            CHECK(run.output.find(name) != std::string::npos);
     }
 }
 
 TEST_SUITE("cli") {
     TEST_CASE("the README's library example is the one the build compiles, and it runs") {
-        const std::string example = read_file(fs::path(XME_SOURCE_DIR) / "tools/examples/estimate_two_frames.cpp");
+        const std::string example =
+            read_file(fs::path(XME_SOURCE_DIR) / "tools/examples/estimate_two_frames.cpp");
         REQUIRE(example.size() > 500);
         CHECK_MESSAGE(read_file(fs::path(XME_SOURCE_DIR) / "README.md").find(example) != std::string::npos,
                       "README.md must contain tools/examples/estimate_two_frames.cpp verbatim");

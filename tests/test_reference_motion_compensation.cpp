@@ -87,11 +87,33 @@ TEST_SUITE("reference") {
             }
         }
         const Plane current = random_plane(20, 12, rng);
-        CHECK(xme::measure_frame(reference.view(), current.view(), field).mc_psnr_db ==
+        CHECK(xme::measure_frame(reference.view(), current.view(), field, xme::SearchParams{}).mc_psnr_db ==
               xme::luma_psnr(prediction.view(), current.view()));
         CHECK_THROWS_WITH_AS(
             static_cast<void>(ref::predict_blocks(reference.view(), 8, {{0, 0}}, Interpolation::h264)),
             doctest::Contains("1 entries for a frame of 6"), xme::Error);
+    }
+
+    TEST_CASE("the metrics' rate bits are SPEC §8's R(mv - p) with the chain's predictor") {
+        auto rng = xme::test::rng_for("rate bits");
+        const Plane reference = random_plane(16, 8, rng);
+        const Plane current = random_plane(16, 8, rng);
+        xme::MotionField field(16, 8, 8, {xme::Distortion::sad, true});  // two blocks side by side
+        field.at(0, 0) = {4, -2, 0, 0};
+        field.at(1, 0) = {4, 0, 0, 0};
+        xme::MotionField previous(16, 8, 8, {xme::Distortion::sad, true});
+        previous.at(0, 0) = {4, -2, 0, 0};
+        const auto bits = [&](xme::Predictor predictor, const xme::MotionField* before) {
+            xme::SearchParams params;
+            params.predictor = predictor;
+            return xme::measure_frame(reference.view(), current.view(), field, params, before).rate_bits;
+        };
+        // se(4) = 7 bits, se(-2) = 5, se(2) = 5, se(0) = 1.
+        CHECK(bits(xme::Predictor::none, nullptr) == (7 + 5) + (7 + 1));
+        CHECK(bits(xme::Predictor::temporal, &previous) == (1 + 1) + (7 + 1));
+        CHECK(bits(xme::Predictor::temporal, nullptr) == (7 + 5) + (7 + 1));  // a segment's start
+        // Block 1's only available neighbour is block 0, so it is the predictor: d = (0, 2).
+        CHECK(bits(xme::Predictor::spatial, nullptr) == (7 + 5) + (1 + 5));
     }
 
     TEST_CASE("§12 with §9: each pixel from the chosen mode's partition that covers it") {

@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "xme/motion_compensation.hpp"
+#include "xme/rate.hpp"
+#include "xme/reference.hpp"
 
 namespace xme {
 
@@ -20,8 +22,14 @@ double luma_psnr(PlaneView a, PlaneView b) {
     return 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 
-FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field) {
+FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
+                           const SearchParams& params, const MotionField* previous) {
     FrameMetrics metrics;
+    const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
+    for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+        const BlockMotion& block = field.blocks[i];
+        metrics.rate_bits += static_cast<std::uint64_t>(rate_bits({block.mv_x, block.mv_y}, predictors[i]));
+    }
     metrics.total_cost = field.total_cost();
     metrics.cost_kind = field.cost_kind;
     metrics.candidates = field.total_candidates();

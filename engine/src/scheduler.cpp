@@ -13,14 +13,18 @@ Policy parse_policy(std::string_view name) {
     if (name == "single") return Policy::single;
     if (name == "mirror") return Policy::mirror;
     if (name == "split") return Policy::split;
-    throw Error(ErrorKind::invalid_argument, "unknown policy '" + std::string(name) + "': use single, mirror or split");
+    throw Error(ErrorKind::invalid_argument,
+                "unknown policy '" + std::string(name) + "': use single, mirror or split");
 }
 
 std::string_view to_string(Policy policy) {
     switch (policy) {
-        case Policy::single: return "single";
-        case Policy::mirror: return "mirror";
-        case Policy::split: return "split";
+        case Policy::single:
+            return "single";
+        case Policy::mirror:
+            return "mirror";
+        case Policy::split:
+            return "split";
     }
     return "?";
 }
@@ -28,7 +32,8 @@ std::string_view to_string(Policy policy) {
 Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : options_(options) {
     if (options.devices.empty()) throw Error(ErrorKind::invalid_argument, "no device given to schedule on");
     if (options.policy == Policy::single && options.devices.size() != 1) {
-        throw Error(ErrorKind::invalid_argument, "policy single takes one device; use mirror or split for several");
+        throw Error(ErrorKind::invalid_argument,
+                    "policy single takes one device; use mirror or split for several");
     }
     std::string offered;  // each device's variants, for the message when none has the one asked for
     bool variant_found = options.session.variant.empty();
@@ -41,13 +46,16 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
             }
         }
         const auto& variants = device->info().variants;
-        const bool has_variant = std::find(variants.begin(), variants.end(), options.session.variant) != variants.end();
+        const bool has_variant =
+            std::find(variants.begin(), variants.end(), options.session.variant) != variants.end();
         variant_found = variant_found || has_variant;
         std::string listed;
         for (const auto& variant : variants) listed += (listed.empty() ? "" : ", ") + variant;
         offered += (offered.empty() ? "" : "; ") + device->info().name + ": " + listed;
         devices_.push_back({device->info(),
-                            has_variant || variants.empty() ? options.session.variant : variants.front(), {}, 0,
+                            has_variant || variants.empty() ? options.session.variant : variants.front(),
+                            {},
+                            0,
                             std::nullopt});
         opened_.push_back(std::move(device));
     }
@@ -73,7 +81,8 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
 Scheduler::~Scheduler() = default;
 
 void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
-                    const std::function<void(ScheduledPair&&)>& deliver, const std::function<void(const std::string&)>& notice) {
+                    const std::function<void(ScheduledPair&&)>& deliver,
+                    const std::function<void(const std::string&)>& notice) {
     std::optional<Frame> first = next_frame();
     if (!first) return;
     const auto owner = std::make_shared<Shared>();
@@ -98,9 +107,12 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     // (on the H100, CUDA does ~10 pairs of 1080p while the CPU does one). A memory budget bounds
     // it, so that a long video is never held whole.
     constexpr std::int64_t read_ahead_bytes = std::int64_t{512} << 20;
-    const std::int64_t frame_bytes = std::max<std::int64_t>(1, static_cast<std::int64_t>(shared.frames.begin()->second->luma.size_bytes()) * 2);
+    const std::int64_t frame_bytes = std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(shared.frames.begin()->second->luma.size_bytes()) * 2);
     const auto minimum = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight * 2 + 2;
-    const std::int64_t window = devices_.size() == 1 ? minimum : std::clamp(read_ahead_bytes / frame_bytes, minimum, std::int64_t{256});
+    const std::int64_t window = devices_.size() == 1
+                                    ? minimum
+                                    : std::clamp(read_ahead_bytes / frame_bytes, minimum, std::int64_t{256});
 
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < devices_.size(); ++i) workers.emplace_back([owner, i] { work(i, *owner); });
@@ -127,6 +139,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
             shared.results.erase(it);
             pair.reference = shared.frames.at(pair.frame - 1);
             pair.current = shared.frames.at(pair.frame);
+            pair.segment_start = shared.segment_start(pair.frame);
             std::sort(pair.results.begin(), pair.results.end(),
                       [](const DeviceResult& a, const DeviceResult& b) { return a.device < b.device; });
             shared.frames.erase(pair.frame - 1);  // no later pair needs it

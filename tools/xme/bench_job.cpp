@@ -8,9 +8,9 @@
 #include <random>
 
 #include "xme/accounting.hpp"
-#include "xme/metrics.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
+#include "xme/metrics.hpp"
 #include "xme/scheduler.hpp"
 #include "xme/video.hpp"
 
@@ -52,7 +52,8 @@ std::vector<Plane> video_frames(const std::string& path, int width, int height, 
     std::vector<Plane> frames;
     while (static_cast<int>(frames.size()) < count) {
         auto frame = reader->read_frame();
-        if (!frame) throw Error(ErrorKind::bad_input, path + " has fewer than " + std::to_string(count) + " frames");
+        if (!frame)
+            throw Error(ErrorKind::bad_input, path + " has fewer than " + std::to_string(count) + " frames");
         Plane plane(width, height);
         const PlaneView luma = frame->luma.view();
         for (int y = 0; y < height; ++y) {
@@ -79,11 +80,12 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
         FramePair p{static_cast<std::int64_t>(i - 1), frames[i - 1].view(), static_cast<std::int64_t>(i),
                     frames[i].view()};
         // The temporal predictor flows from each pair to the next, across the refresh period.
-        p.segment_start = params.refresh > 0 ? (i - 1) % static_cast<std::size_t>(params.refresh) == 0 : i == 1;
+        p.segment_start =
+            params.refresh > 0 ? (i - 1) % static_cast<std::size_t>(params.refresh) == 0 : i == 1;
         return p;
     };
     session->submit(pair(1));  // warm-up: allocation, first upload, module load
-    static_cast<void>(session->receive());
+    const MotionField warm_up = session->receive().field;
     BenchRow row;
     row.device = device.info().name;
     row.variant = variant;
@@ -107,9 +109,14 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
     std::uint64_t comparisons = 0;
     for (std::size_t i = 0; i < fields.size(); ++i) {
         comparisons += pixel_comparisons(fields[i], params);
-        const FrameMetrics metrics = measure_frame(frames[i + 1].view(), frames[i + 2].view(), fields[i]);
+        const MotionField* previous = pair(i + 2).segment_start ? nullptr
+                                      : i == 0                  ? &warm_up
+                                                                : &fields[i - 1];
+        const FrameMetrics metrics =
+            measure_frame(frames[i + 1].view(), frames[i + 2].view(), fields[i], params, previous);
         row.mc_psnr_db += metrics.mc_psnr_db / static_cast<double>(fields.size());
         row.total_cost += metrics.total_cost;
+        row.rate_bits += metrics.rate_bits;
         row.candidates_per_block += static_cast<double>(metrics.candidates) /
                                     static_cast<double>(fields[i].blocks.size() * fields.size());
     }
@@ -121,7 +128,8 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
 // devices' clocks overlap.
 BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::string>& devices,
                      const SearchParams& params, const std::vector<Plane>& frames, int threads) {
-    ScheduleOptions options{policy, devices, {params, "", threads, frames.front().width(), frames.front().height()}};
+    ScheduleOptions options{
+        policy, devices, {params, "", threads, frames.front().width(), frames.front().height()}};
     Scheduler scheduler(registry, options);
     std::size_t next = 0;
     auto next_frame = [&]() -> std::optional<Frame> {
@@ -131,7 +139,12 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
         return frame;
     };
     const auto start = std::chrono::steady_clock::now();
-    scheduler.run(next_frame, 0, [](ScheduledPair&&) {}, [](const std::string& text) { std::cerr << "bench: " << text << "\n"; });
+    std::uint64_t comparisons = 0;
+    const auto deliver = [&](ScheduledPair&& pair) {
+        comparisons += pixel_comparisons(pair.results.front().result.field, params);
+    };
+    scheduler.run(next_frame, 0, deliver,
+                  [](const std::string& text) { std::cerr << "bench: " << text << "\n"; });
     BenchRow row;
     row.policy = std::string(to_string(policy));
     for (const auto& device : scheduler.devices()) {
@@ -145,7 +158,7 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
     row.pairs = static_cast<int>(frames.size()) - 1;
     row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     row.device_seconds = row.wall_seconds;
-    row.comparisons_per_pair = pixel_comparisons(row.width, row.height, params);
+    row.comparisons_per_pair = comparisons / static_cast<std::uint64_t>(std::max(1, row.pairs));
     return row;
 }
 
@@ -194,29 +207,31 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         // --variants picks among each device's own variants; a device with none of them runs its default.
         std::vector<std::string> variants;
         for (const auto& variant : device->info().variants) {
-            if (settings.variants.empty() ||
-                std::find(settings.variants.begin(), settings.variants.end(), variant) != settings.variants.end()) {
+            if (settings.variants.empty() || std::find(settings.variants.begin(), settings.variants.end(),
+                                                       variant) != settings.variants.end()) {
                 variants.push_back(variant);
             }
         }
         if (variants.empty()) variants.push_back(device->info().variants.front());
         for (const auto& [width, height] : settings.sizes) {
             const int count = settings.pairs + 2;
-            const auto frames =
-                settings.input.empty() ? synthetic_frames(width, height, count) : video_frames(settings.input, width, height, count);
+            const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
+                                                       : video_frames(settings.input, width, height, count);
             for (const auto& chain : settings.chains) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {
                         const SearchParams params = with_cell(chain, block, range, settings.border);
                         for (const auto& variant : variants) {
-                            const Support support = device->supports({params, variant, settings.threads, width, height});
+                            const Support support =
+                                device->supports({params, variant, settings.threads, width, height});
                             if (!support.supported) {
                                 std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
                                           << ": not supported (" << support.reason << ")\n";
                                 continue;
                             }
-                            std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
-                                      << block << " range " << range << " " << width << "x" << height << "\n";
+                            std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
+                                      << " block " << block << " range " << range << " " << width << "x"
+                                      << height << "\n";
                             rows.push_back(time_cell(*device, variant, params, frames, settings.threads));
                             rows.back().sad_peak = peak;
                         }
@@ -234,9 +249,13 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {
                         const SearchParams params = with_cell(chain, block, range, settings.border);
-                        for (const auto& name : names) rows.push_back(time_policy(registry, Policy::single, {name}, params, frames, settings.threads));
-                        std::cerr << "bench: split over all devices, block " << block << " range " << range << "\n";
-                        rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads));
+                        for (const auto& name : names)
+                            rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
+                                                       settings.threads));
+                        std::cerr << "bench: split over all devices, block " << block << " range " << range
+                                  << "\n";
+                        rows.push_back(
+                            time_policy(registry, Policy::split, names, params, frames, settings.threads));
                     }
                 }
             }
@@ -249,10 +268,12 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
     }
     for (auto& row : rows) {
         for (const auto& cpu : rows) {
-            const bool same_kind = cpu.policy.empty() ? row.policy.empty() : (cpu.policy == "single" && !row.policy.empty());
+            const bool same_kind =
+                cpu.policy.empty() ? row.policy.empty() : (cpu.policy == "single" && !row.policy.empty());
             if (same_kind && cpu.device == "cpu" && (cpu.variant == cpu_default || !cpu.policy.empty()) &&
                 cpu.params.block_size == row.params.block_size && cpu.params.range == row.params.range &&
-                chain_name(cpu.params) == chain_name(row.params) && cpu.width == row.width && cpu.height == row.height) {
+                chain_name(cpu.params) == chain_name(row.params) && cpu.width == row.width &&
+                cpu.height == row.height) {
                 row.cpu_speedup = row.device_fps() / cpu.device_fps();
             }
         }

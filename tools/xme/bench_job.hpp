@@ -13,7 +13,7 @@ namespace xme::cli {
 
 struct BenchSettings {
     std::string input;  // frames from this video, cropped or tiled to each size; empty: synthetic
-    std::vector<std::string> devices;  // empty: every available device but the reference
+    std::vector<std::string> devices;   // empty: every available device but the reference
     std::vector<std::string> variants;  // empty: every variant of each device
     // The chains (search, refinement, rate term, predictor); block size, range and border per cell.
     std::vector<SearchParams> chains{SearchParams{}};
@@ -42,6 +42,7 @@ struct BenchRow {
     std::uint64_t comparisons_per_pair = 0;  // mean over the timed pairs (SPEC §7)
     double mc_psnr_db = 0;                   // mean motion-compensated PSNR of the timed pairs (SPEC §12)
     std::uint64_t total_cost = 0;            // over the timed pairs, of the chain's cost kind
+    std::uint64_t rate_bits = 0;             // SPEC §8's R(mv - p) over the timed pairs' blocks
     double candidates_per_block = 0;         // mean integer candidates evaluated per block
     std::optional<SadPeak> sad_peak;
     std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell

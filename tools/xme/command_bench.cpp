@@ -31,22 +31,27 @@ struct BenchOptions {
 std::string peak_fraction(const BenchRow& row) {
     if (!row.sad_peak) return "-";
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * row.device_comparisons_per_second() / row.sad_peak->pixels_per_second);
+    std::snprintf(text, sizeof text, "%.1f%%",
+                  100.0 * row.device_comparisons_per_second() / row.sad_peak->pixels_per_second);
     return text;
 }
 
 void print_table(const std::vector<BenchRow>& rows) {
-    std::printf("%-7s %-16s %-14s %-10s %5s %5s %11s %10s %10s %10s %9s %9s %8s %8s\n", "policy", "device", "variant", "chain", "block",
-                "range", "size", "dev fps", "wall fps", "Gpx/s", "of peak", "vs cpu", "MC-PSNR", "cand/blk");
+    std::printf("%-7s %-16s %-14s %-10s %5s %5s %11s %10s %10s %10s %9s %9s %8s %8s %8s\n", "policy",
+                "device", "variant", "chain", "block", "range", "size", "dev fps", "wall fps", "Gpx/s",
+                "of peak", "vs cpu", "MC-PSNR", "cand/blk", "bits/blk");
     for (const auto& row : rows) {
         const std::string size = std::to_string(row.width) + "x" + std::to_string(row.height);
         std::string speedup = "-";
         if (row.cpu_speedup) speedup = std::to_string(*row.cpu_speedup).substr(0, 6) + "x";
-        std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f\n",
+        const double blocks = static_cast<double>(blocks_across(row.width, row.params.block_size)) *
+                              blocks_across(row.height, row.params.block_size) * std::max(1, row.pairs);
+        std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f %8.2f\n",
                     row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(), row.variant.c_str(),
                     chain_name(row.params).c_str(), row.params.block_size, row.params.range, size.c_str(),
                     row.device_fps(), row.wall_fps(), row.device_comparisons_per_second() / 1e9,
-                    peak_fraction(row).c_str(), speedup.c_str(), row.mc_psnr_db, row.candidates_per_block);
+                    peak_fraction(row).c_str(), speedup.c_str(), row.mc_psnr_db, row.candidates_per_block,
+                    static_cast<double>(row.rate_bits) / blocks);
     }
     for (const auto& row : rows) {
         if (row.sad_peak && (&row == &rows.front() || row.device != (&row)[-1].device)) {
@@ -54,36 +59,48 @@ void print_table(const std::vector<BenchRow>& rows) {
                         row.sad_peak->pixels_per_second / 1e9, row.sad_peak->instruction.c_str());
         }
     }
-    std::printf("dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host work\n");
-    std::printf("policy rows: whole jobs through the scheduler (variant column: pairs each device did); fps is wall time\n");
+    std::printf(
+        "dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host "
+        "work\n");
+    std::printf(
+        "policy rows: whole jobs through the scheduler (variant column: pairs each device did); fps is wall "
+        "time;\n"
+        "  their quality columns are not measured (0); MC-PSNR (SPEC §12), candidates and rate bits (SPEC "
+        "§8) per block\n"
+        "  are the device rows' means over the timed pairs\n");
 }
 
 nlohmann::json row_json(const BenchRow& row) {
-    nlohmann::json j = {{"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
-                        {"device", row.device},
-                        {"variant", row.variant},
-                        {"algorithm", chain_name(row.params)},
-                        {"lambda", row.params.lambda},
-                        {"predictor", to_string(row.params.predictor)},
-                        {"mc_psnr_db", row.mc_psnr_db},
-                        {"total_cost", row.total_cost},
-                        {"candidates_per_block", row.candidates_per_block},
-                        {"block", row.params.block_size},
-                        {"range", row.params.range},
-                        {"border", to_string(row.params.border)},
-                        {"width", row.width},
-                        {"height", row.height},
-                        {"pairs", row.pairs},
-                        {"device_seconds", row.device_seconds},
-                        {"wall_seconds", row.wall_seconds},
-                        {"device_fps", row.device_fps()},
-                        {"wall_fps", row.wall_fps()},
-                        {"pixel_comparisons_per_pair", row.comparisons_per_pair},
-                        {"device_gpx_per_second", row.device_comparisons_per_second() / 1e9},
-                        {"sad_peak_gpx_per_second", row.sad_peak ? nlohmann::json(row.sad_peak->pixels_per_second / 1e9) : nlohmann::json()},
-                        {"sad_peak_instruction", row.sad_peak ? nlohmann::json(row.sad_peak->instruction) : nlohmann::json()},
-                        {"fraction_of_sad_peak", row.sad_peak ? nlohmann::json(row.device_comparisons_per_second() / row.sad_peak->pixels_per_second) : nlohmann::json()},
-                        {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()}};
+    nlohmann::json j = {
+        {"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
+        {"device", row.device},
+        {"variant", row.variant},
+        {"algorithm", chain_name(row.params)},
+        {"lambda", row.params.lambda},
+        {"predictor", to_string(row.params.predictor)},
+        {"mc_psnr_db", row.mc_psnr_db},
+        {"total_cost", row.total_cost},
+        {"rate_bits", row.rate_bits},
+        {"candidates_per_block", row.candidates_per_block},
+        {"block", row.params.block_size},
+        {"range", row.params.range},
+        {"border", to_string(row.params.border)},
+        {"width", row.width},
+        {"height", row.height},
+        {"pairs", row.pairs},
+        {"device_seconds", row.device_seconds},
+        {"wall_seconds", row.wall_seconds},
+        {"device_fps", row.device_fps()},
+        {"wall_fps", row.wall_fps()},
+        {"pixel_comparisons_per_pair", row.comparisons_per_pair},
+        {"device_gpx_per_second", row.device_comparisons_per_second() / 1e9},
+        {"sad_peak_gpx_per_second",
+         row.sad_peak ? nlohmann::json(row.sad_peak->pixels_per_second / 1e9) : nlohmann::json()},
+        {"sad_peak_instruction", row.sad_peak ? nlohmann::json(row.sad_peak->instruction) : nlohmann::json()},
+        {"fraction_of_sad_peak",
+         row.sad_peak ? nlohmann::json(row.device_comparisons_per_second() / row.sad_peak->pixels_per_second)
+                      : nlohmann::json()},
+        {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()}};
     return j;
 }
 
@@ -123,7 +140,8 @@ void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& option
         for (const auto& row : all) {
             std::string line;
             for (const auto& [key, value] : row.items()) {
-                line += (line.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+                line +=
+                    (line.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
             }
             out << line << "\n";
         }
@@ -136,7 +154,8 @@ void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& option
 Command add_bench_command(CLI::App& app) {
     auto options = std::make_shared<BenchOptions>();
     auto& s = options->settings;
-    auto* cmd = app.add_subcommand("bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
+    auto* cmd = app.add_subcommand(
+        "bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
     cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
     cmd->add_option("--backends", options->backends,
                     "Devices, comma-separated (default: every available one)")
@@ -145,14 +164,24 @@ Command add_bench_command(CLI::App& app) {
                     "Variants, comma-separated: each device runs those it has, or its default (default: all)")
         ->each(note_empty(options->empty_values, "--variants"));
     add_chain_options(*cmd, options->chain, true);
-    cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")->delimiter(',')->capture_default_str();
-    cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")->delimiter(',')->capture_default_str();
-    cmd->add_option("--sizes", options->sizes, "Frame sizes WIDTHxHEIGHT (comma-separated)")->delimiter(',')->capture_default_str();
+    cmd->add_option("--blocks", s.blocks, "Block sizes (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--sizes", options->sizes, "Frame sizes WIDTHxHEIGHT (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str();
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
-    cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")->check(CLI::PositiveNumber)->capture_default_str();
-    cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
-    cmd->add_flag("--split", s.split, "Also time whole jobs: each device alone, then all of them under --policy split");
+    cmd->add_flag("--split", s.split,
+                  "Also time whole jobs: each device alone, then all of them under --policy split");
     cmd->add_option("--csv", options->csv, "Write the rows as CSV")
         ->each(note_empty(options->empty_values, "--csv"));
     cmd->add_option("--json", options->json, "Write the rows as JSON")
@@ -168,7 +197,8 @@ Command add_bench_command(CLI::App& app) {
                 if (!options->variants.empty())
                     settings.variants = split_list(options->variants, "--variants");
                 settings.sizes.clear();
-                for (const auto& size : options->sizes) settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
+                for (const auto& size : options->sizes)
+                    settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
                 settings.border = parse_border_mode(options->border);
                 for (const int block : settings.blocks) SearchParams{block, 0, settings.border}.validate();
                 for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();

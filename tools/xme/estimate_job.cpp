@@ -38,17 +38,19 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
     for (auto& agreement : report.agreements) {
         std::size_t expected = agreement.first;
         std::size_t actual = agreement.second;
-        agreement.tolerance = std::max(report.devices[expected].support.tolerance, report.devices[actual].support.tolerance);
+        agreement.tolerance =
+            std::max(report.devices[expected].support.tolerance, report.devices[actual].support.tolerance);
         if (is_filtered(report.devices[expected])) std::swap(expected, actual);
         const MotionField& actual_field = pair.results[actual].result.field;
         const Agreement result =
             expected == actual
                 ? check_reported_costs(reference, current, params, actual_field, agreement.tolerance)
-                : compare_fields(reference, current, params, pair.results[expected].result.field, actual_field,
-                                 agreement.tolerance);
+                : compare_fields(reference, current, params, pair.results[expected].result.field,
+                                 actual_field, agreement.tolerance);
         agreement.blocks_compared += result.blocks_compared;
         agreement.blocks_different += result.blocks_different;
-        for (const auto& mismatch : result.mismatches) agreement.mismatches.emplace_back(pair.frame, mismatch);
+        for (const auto& mismatch : result.mismatches)
+            agreement.mismatches.emplace_back(pair.frame, mismatch);
     }
 }
 
@@ -66,7 +68,8 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
     throw Error(ErrorKind::bad_input, message);
 }
 
-std::vector<std::string> resolve_devices(const EstimateSettings& settings, Registry& registry, std::string& reason) {
+std::vector<std::string> resolve_devices(const EstimateSettings& settings, Registry& registry,
+                                         std::string& reason) {
     std::vector<std::string> names = settings.devices;
     for (auto& name : names) {
         if (name == "auto") name = registry.best_device_name(&reason);
@@ -110,12 +113,19 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         if (frame) ++frames_got;
         return frame;
     };
+    const SearchParams& params = settings.session.params;
+    std::optional<MotionField> temporal_predictors;  // the pair before's field, for its rate bits
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
         FrameRecord record;
         record.frame = pair.frame;
-        record.metrics = measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field);
+        const MotionField* previous =
+            pair.segment_start || !temporal_predictors ? nullptr : &*temporal_predictors;
+        record.metrics =
+            measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field, params, previous);
+        if (params.predictor == Predictor::temporal) temporal_predictors = field;
+        record.comparisons = pixel_comparisons(field, params);
         for (const auto& result : pair.results) {
             record.devices.push_back(result.device);
             record.device_seconds.push_back(result.result.device_seconds);
@@ -132,7 +142,8 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
 }  // namespace
 
 bool EstimateReport::all_agree() const {
-    return std::all_of(agreements.begin(), agreements.end(), [](const DeviceAgreement& a) { return a.mismatches.empty(); });
+    return std::all_of(agreements.begin(), agreements.end(),
+                       [](const DeviceAgreement& a) { return a.mismatches.empty(); });
 }
 
 EstimateReport run_estimate(const EstimateSettings& settings) {
@@ -162,18 +173,23 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         if (skipped < settings.start) throw_no_pair(settings, skipped);
     }
     Registry registry = make_builtin_registry();
-    ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason), settings.session};
+    ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason),
+                            settings.session};
     options.session.width = report.video.width;
     options.session.height = report.video.height;
-    if (settings.verbose && !report.choice_reason.empty()) std::cerr << "xme: chose " << report.choice_reason << "\n";
+    if (settings.verbose && !report.choice_reason.empty())
+        std::cerr << "xme: chose " << report.choice_reason << "\n";
     Scheduler scheduler(registry, options);
     report.devices = scheduler.devices();
     // The summary's path is checked now, not after the run; -o is opened in run_pairs, also before it.
-    ClaimedOutput json_output =
-        settings.json.empty() || settings.json == "-" ? ClaimedOutput() : ClaimedOutput(settings.json, "the JSON summary");
-    report.comparisons_per_pair = pixel_comparisons(options.session.width, options.session.height, options.session.params);
+    ClaimedOutput json_output = settings.json.empty() || settings.json == "-"
+                                    ? ClaimedOutput()
+                                    : ClaimedOutput(settings.json, "the JSON summary");
     auto finish = [&] {
         report.devices = scheduler.devices();
+        std::uint64_t comparisons = 0;
+        for (const FrameRecord& record : report.frames) comparisons += record.comparisons;
+        report.comparisons_per_pair = comparisons / std::max<std::uint64_t>(1, report.frames.size());
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!settings.json.empty()) {
             write_report_json(report, settings);

@@ -20,11 +20,11 @@ struct EstimateSettings {
     RawVideoOptions raw;
     Policy policy = Policy::single;
     std::vector<std::string> devices{"auto"};
-    SessionOptions session;    // params, variant, threads; the size is filled from the input
-    std::int64_t start = 0;    // frames skipped before the first one read
-    std::int64_t frames = -1;  // frames read (pairs = frames - 1); -1: to the end
-    std::string output;        // .csv or .npy, or empty
-    std::string json;          // summary file, or empty
+    SessionOptions session;          // params, variant, threads; the size is filled from the input
+    std::int64_t start = 0;          // frames skipped before the first one read
+    std::int64_t frames = -1;        // frames read (pairs = frames - 1); -1: to the end
+    std::string output;              // .csv or .npy, or empty
+    std::string json;                // summary file, or empty
     bool raw_options_given = false;  // --size or --pix-fmt: a notice if the input is not raw
     bool quiet = false;
     bool verbose = false;
@@ -36,6 +36,7 @@ struct EstimateSettings {
 struct FrameRecord {
     std::int64_t frame = 0;
     FrameMetrics metrics;                // of the first device's field
+    std::uint64_t comparisons = 0;       // pixel comparisons of that field (SPEC §7)
     std::vector<std::size_t> devices;    // which devices computed it (one, or all under mirror)
     std::vector<double> device_seconds;  // per entry of `devices`
 };
@@ -59,8 +60,8 @@ struct EstimateReport {
     std::vector<std::string> notices;         // e.g. a device that failed under split
     std::string choice_reason;                // why "auto" chose its device
     double wall_seconds = 0;
-    std::uint64_t comparisons_per_pair = 0;
-    std::optional<std::string> error;  // the fault that ended the run early, if any
+    std::uint64_t comparisons_per_pair = 0;  // mean over the pairs delivered
+    std::optional<std::string> error;        // the fault that ended the run early, if any
 
     [[nodiscard]] bool all_agree() const;
 };

@@ -26,7 +26,32 @@ std::string pair_name(const EstimateReport& report, const DeviceAgreement& a) {
     return first + " vs " + report.devices[a.second].info.name;
 }
 
-nlohmann::json motion_json(const BlockMotion& m) { return {{"mv_x", m.mv_x}, {"mv_y", m.mv_y}, {"cost", m.cost}}; }
+nlohmann::json motion_json(const BlockMotion& m) {
+    return {{"mv_x", m.mv_x}, {"mv_y", m.mv_y}, {"cost", m.cost}};
+}
+
+// The run as one row, comparable with another algorithm's on the same clip (and with xme bench's).
+nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) {
+    double psnr = 0;
+    std::uint64_t cost = 0;
+    std::uint64_t bits = 0;
+    std::uint64_t candidates = 0;
+    for (const auto& r : report.frames) {
+        psnr += r.metrics.mc_psnr_db;
+        cost += r.metrics.total_cost;
+        bits += r.metrics.rate_bits;
+        candidates += r.metrics.candidates;
+    }
+    const auto pairs = static_cast<double>(std::max<std::size_t>(1, report.frames.size()));
+    const double blocks = static_cast<double>(blocks_across(report.video.width, p.block_size)) *
+                          blocks_across(report.video.height, p.block_size) * pairs;
+    return {{"pairs", report.frames.size()},
+            {"mean_mc_psnr_db", psnr / pairs},
+            {"total_cost", cost},
+            {"cost_kind", to_string(cost_kind_of(p))},
+            {"rate_bits", bits},
+            {"candidates_per_block", static_cast<double>(candidates) / blocks}};
+}
 
 }  // namespace
 
@@ -36,59 +61,97 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
     for (std::size_t i = 0; i < report.devices.size(); ++i) {
         const auto& d = report.devices[i];
         const double seconds = device_seconds_of(report, i);
-        devices.push_back({{"name", d.info.name}, {"description", d.info.description}, {"variant", d.variant},
-                           {"pairs", d.pairs_done}, {"device_seconds", seconds},
-                           {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
-                           {"failure", d.failure ? nlohmann::json(*d.failure) : nlohmann::json()}});
+        devices.push_back(
+            {{"name", d.info.name},
+             {"description", d.info.description},
+             {"variant", d.variant},
+             {"pairs", d.pairs_done},
+             {"device_seconds", seconds},
+             {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
+             {"failure", d.failure ? nlohmann::json(*d.failure) : nlohmann::json()}});
     }
     nlohmann::json frames = nlohmann::json::array();
     for (const auto& r : report.frames) {
         nlohmann::json per_device = nlohmann::json::array();
         for (std::size_t i = 0; i < r.devices.size(); ++i) {
-            per_device.push_back({{"device", report.devices[r.devices[i]].info.name}, {"device_ms", r.device_seconds[i] * 1e3}});
+            per_device.push_back({{"device", report.devices[r.devices[i]].info.name},
+                                  {"device_ms", r.device_seconds[i] * 1e3}});
         }
-        frames.push_back({{"frame", r.frame}, {"total_cost", r.metrics.total_cost}, {"cost_scale", cost_scale_of(r.metrics.cost_kind)}, {"cost_kind", to_string(r.metrics.cost_kind)}, {"candidates", r.metrics.candidates},
-                          {"mc_psnr_db", r.metrics.mc_psnr_db}, {"zero_psnr_db", r.metrics.zero_psnr_db},
+        frames.push_back({{"frame", r.frame},
+                          {"total_cost", r.metrics.total_cost},
+                          {"cost_scale", cost_scale_of(r.metrics.cost_kind)},
+                          {"cost_kind", to_string(r.metrics.cost_kind)},
+                          {"candidates", r.metrics.candidates},
+                          {"rate_bits", r.metrics.rate_bits},
+                          {"mc_psnr_db", r.metrics.mc_psnr_db},
+                          {"zero_psnr_db", r.metrics.zero_psnr_db},
                           {"devices", per_device}});
     }
     nlohmann::json agreements = nlohmann::json::array();
     for (const auto& a : report.agreements) {
         nlohmann::json mismatches = nlohmann::json::array();
         for (const auto& [frame, m] : a.mismatches) {
-            mismatches.push_back({{"frame", frame}, {"block_x", m.block_x}, {"block_y", m.block_y},
-                                  {"x", m.block_x * p.block_size}, {"y", m.block_y * p.block_size},
-                                  {"expected", motion_json(m.expected)}, {"actual", motion_json(m.actual)},
+            mismatches.push_back({{"frame", frame},
+                                  {"block_x", m.block_x},
+                                  {"block_y", m.block_y},
+                                  {"x", m.block_x * p.block_size},
+                                  {"y", m.block_y * p.block_size},
+                                  {"expected", motion_json(m.expected)},
+                                  {"actual", motion_json(m.actual)},
                                   {"expected_reference_cost", m.expected_reference_cost},
                                   {"actual_reference_cost", m.actual_reference_cost}});
         }
-        agreements.push_back({{"pair", pair_name(report, a)}, {"expected", report.devices[a.first].info.name},
-                              {"actual", a.first == a.second ? "reference costs" : report.devices[a.second].info.name},
-                              {"tolerance", a.tolerance}, {"blocks_compared", a.blocks_compared},
-                              {"blocks_different", a.blocks_different}, {"mismatch_count", a.mismatches.size()},
-                              {"mismatches", mismatches}});
+        agreements.push_back(
+            {{"pair", pair_name(report, a)},
+             {"expected", report.devices[a.first].info.name},
+             {"actual", a.first == a.second ? "reference costs" : report.devices[a.second].info.name},
+             {"tolerance", a.tolerance},
+             {"blocks_compared", a.blocks_compared},
+             {"blocks_different", a.blocks_different},
+             {"mismatch_count", a.mismatches.size()},
+             {"mismatches", mismatches}});
     }
     double device_seconds = 0;
     for (std::size_t i = 0; i < report.devices.size(); ++i) device_seconds += device_seconds_of(report, i);
     const auto pairs = static_cast<double>(report.frames.size());
     const nlohmann::json summary = {
         {"input", settings.input},
-        {"video", {{"format", report.video.format}, {"width", report.video.width}, {"height", report.video.height},
-                   {"frame_count", report.video.frame_count}, {"bit_depth", report.video.bit_depth}}},
-        {"parameters", {{"block", p.block_size}, {"range", p.range}, {"border", to_string(p.border)},
-                        {"algorithm", chain_name(p)}, {"search", to_string(p.search)}, {"subpel", to_string(p.subpel)}, {"lambda", p.lambda}, {"predictor", to_string(p.predictor)}, {"center", to_string(p.centre)}, {"refresh", p.refresh}, {"start", settings.start}, {"frames", settings.frames},
-                        {"policy", to_string(settings.policy)}}},
+        {"video",
+         {{"format", report.video.format},
+          {"width", report.video.width},
+          {"height", report.video.height},
+          {"frame_count", report.video.frame_count},
+          {"bit_depth", report.video.bit_depth}}},
+        {"parameters",
+         {{"block", p.block_size},
+          {"range", p.range},
+          {"border", to_string(p.border)},
+          {"algorithm", chain_name(p)},
+          {"search", to_string(p.search)},
+          {"subpel", to_string(p.subpel)},
+          {"lambda", p.lambda},
+          {"predictor", to_string(p.predictor)},
+          {"center", to_string(p.centre)},
+          {"refresh", p.refresh},
+          {"start", settings.start},
+          {"frames", settings.frames},
+          {"policy", to_string(settings.policy)}}},
         {"device", devices.front()},
         {"devices", devices},
         {"device_choice", report.choice_reason},
         {"frames", frames},
+        {"totals", totals_json(report, p)},
         {"agreement", agreements},
         {"notices", report.notices},
-        {"timing", {{"pairs", report.frames.size()}, {"wall_seconds", report.wall_seconds},
-                    {"device_seconds", device_seconds},
-                    {"wall_frames_per_second", report.wall_seconds > 0 ? pairs / report.wall_seconds : 0},
-                    {"pixel_comparisons_per_pair", report.comparisons_per_pair},
-                    {"device_time_includes", "each device's own clock per pair: GPU events or timestamps around "
-                                             "its kernels; for the CPU, the search"}}},
+        {"timing",
+         {{"pairs", report.frames.size()},
+          {"wall_seconds", report.wall_seconds},
+          {"device_seconds", device_seconds},
+          {"wall_frames_per_second", report.wall_seconds > 0 ? pairs / report.wall_seconds : 0},
+          {"pixel_comparisons_per_pair", report.comparisons_per_pair},
+          {"device_time_includes",
+           "each device's own clock per pair: GPU events or timestamps around "
+           "its kernels; for the CPU, the search"}}},
         {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()}};
     if (settings.json == "-") {
         std::cout << summary.dump(2) << std::endl;
@@ -100,9 +163,9 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
 
 void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out) {
     const auto& p = settings.session.params;
-    std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n", escape_text(settings.input).c_str(),
-                 report.video.width, report.video.height, report.video.format.c_str(),
-                 chain_name(p).c_str(), p.block_size, p.range,
+    std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n",
+                 escape_text(settings.input).c_str(), report.video.width, report.video.height,
+                 report.video.format.c_str(), chain_name(p).c_str(), p.block_size, p.range,
                  std::string(to_string(p.border)).c_str(), std::string(to_string(settings.policy)).c_str());
     std::fprintf(out, "%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB",
                  "device ms", "device");

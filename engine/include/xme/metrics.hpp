@@ -12,6 +12,7 @@ struct FrameMetrics {
     std::uint64_t total_cost = 0;
     CostKind cost_kind;
     std::uint64_t candidates = 0;  // integer candidates evaluated, all blocks
+    std::uint64_t rate_bits = 0;   // SPEC §8's R(mv - p) summed over the blocks: the bits of the vectors
     double mc_psnr_db = 0;         // motion-compensated prediction against the current frame
     double zero_psnr_db = 0;       // the reference itself (zero motion) against the current frame
 };
@@ -21,7 +22,10 @@ inline constexpr double psnr_identical_db = 100.0;
 
 [[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
 
-// mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp).
-[[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field);
+// mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp);
+// rate_bits against the predictors `params` names, `previous` being the pair before's field within
+// the segment (null at a segment's start; read by the temporal predictor only).
+[[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
+                                         const SearchParams& params, const MotionField* previous = nullptr);
 
 }  // namespace xme

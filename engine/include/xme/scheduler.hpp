@@ -50,6 +50,9 @@ struct ScheduledPair {
     std::shared_ptr<const Frame> reference;
     std::shared_ptr<const Frame> current;
     std::vector<DeviceResult> results;  // one; or, for mirror, one per device in device order
+    // Whether the pair starts a segment of SPEC §8's temporal predictor (the first pair, and every
+    // `refresh`-th after it): its predictors did not come from the pair before.
+    bool segment_start = true;
 };
 
 struct ScheduledDevice {
@@ -79,7 +82,8 @@ public:
     // rethrown at once. Every worker thread has been joined when run returns or throws, but for
     // a hung one, which is left behind detached (it owns what it still uses).
     void run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
-             const std::function<void(ScheduledPair&&)>& deliver, const std::function<void(const std::string&)>& notice);
+             const std::function<void(ScheduledPair&&)>& deliver,
+             const std::function<void(const std::string&)>& notice);
 
 private:
     struct Shared;

@@ -28,14 +28,15 @@ struct Pyramid {
 MotionVector vector_of(const BlockMotion& block) { return {block.mv_x, block.mv_y}; }
 
 MotionVector predictor_of(const SearchParams& params, const MotionField* previous,
-                          const std::vector<MotionVector>& finals, const MotionField& field, int bx, int by) {
+                          const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx,
+                          int by) {
     switch (params.predictor) {
         case Predictor::none:
             return {};
         case Predictor::temporal:
             return previous != nullptr ? vector_of(previous->at(bx, by)) : MotionVector{};
         case Predictor::spatial:
-            return spatial_predictor(finals, field.blocks_x, field.blocks_y, bx, by);
+            return spatial_predictor(finals, blocks_x, blocks_y, bx, by);
     }
     return {};
 }
@@ -81,6 +82,22 @@ std::int16_t quarter_pel(int value) {
 
 }  // namespace
 
+std::vector<MotionVector> field_predictors(const SearchParams& params, const MotionField* previous,
+                                           const MotionField& field) {
+    std::vector<MotionVector> finals;
+    finals.reserve(field.blocks.size());
+    for (const BlockMotion& block : field.blocks) finals.push_back(vector_of(block));
+    std::vector<MotionVector> predictors;
+    predictors.reserve(field.blocks.size());
+    for (int by = 0; by < field.blocks_y; ++by) {
+        for (int bx = 0; bx < field.blocks_x; ++bx) {
+            predictors.push_back(
+                predictor_of(params, previous, finals, field.blocks_x, field.blocks_y, bx, by));
+        }
+    }
+    return predictors;
+}
+
 MotionField estimate(PlaneView reference, PlaneView current, const SearchParams& params,
                      const MotionField* previous) {
     params.validate();
@@ -96,7 +113,8 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
     std::vector<MotionVector> finals(field.blocks.size());
     for (int by = 0; by < field.blocks_y; ++by) {
         for (int bx = 0; bx < field.blocks_x; ++bx) {
-            const MotionVector predictor = predictor_of(params, previous, finals, field, bx, by);
+            const MotionVector predictor =
+                predictor_of(params, previous, finals, field.blocks_x, field.blocks_y, bx, by);
             const MotionVector centre =
                 params.centre == WindowCentre::predictor ? round_quarter_to_pel(predictor) : MotionVector{};
             const BlockSearch search{reference,    current,       bx * b,        by * b,    b,     b, b,
