@@ -15,7 +15,22 @@
 
 namespace {
 
-using Row = std::array<std::int64_t, 7>;  // frame, x, y, mv_x, mv_y, cost, cost_scale
+// frame, x, y, mv_x, mv_y, cost, cost_scale, cost_kind (as cost_kind_code), candidates
+using Row = std::array<std::int64_t, 9>;
+constexpr std::size_t cost_kind_column = 7;
+
+// CSV writes the cost kind by name: back to its code.
+std::int64_t cost_kind_code_of(const std::string& name) {
+    for (const xme::Distortion distortion :
+         {xme::Distortion::sad, xme::Distortion::cost4, xme::Distortion::satd}) {
+        for (const bool with_rate : {false, true}) {
+            const xme::CostKind kind{distortion, with_rate};
+            if (xme::to_string(kind) == name) return xme::cost_kind_code(kind);
+        }
+    }
+    xme::fuzz::finding("an unknown cost kind '" + name + "'");
+    return -1;
+}
 
 std::vector<Row> rows_of(std::int64_t frame_index, const xme::MotionField& field) {
     std::vector<Row> rows;
@@ -24,7 +39,7 @@ std::vector<Row> rows_of(std::int64_t frame_index, const xme::MotionField& field
             const auto& block = field.at(bx, by);
             rows.push_back({frame_index, std::int64_t{bx} * field.block_size,
                             std::int64_t{by} * field.block_size, block.mv_x, block.mv_y, block.cost,
-                            field.cost_scale});
+                            field.cost_scale(), xme::cost_kind_code(field.cost_kind), block.candidates});
         }
     }
     return rows;
@@ -33,7 +48,7 @@ std::vector<Row> rows_of(std::int64_t frame_index, const xme::MotionField& field
 std::vector<Row> read_csv(const std::string& path) {
     std::istringstream in(xme::fuzz::read_whole_file(path));
     std::string line;
-    if (!std::getline(in, line) || line != "frame,x,y,mv_x,mv_y,cost,cost_scale") {
+    if (!std::getline(in, line) || line != "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates") {
         xme::fuzz::finding("the CSV header is '" + line + "'");
     }
     std::vector<Row> rows;
@@ -42,7 +57,15 @@ std::vector<Row> read_csv(const std::string& path) {
         std::istringstream fields(line);
         char comma = ',';
         for (std::size_t i = 0; i < row.size(); ++i) {
-            if (comma != ',' || !(fields >> row[i])) xme::fuzz::finding("a malformed CSV row '" + line + "'");
+            bool read = comma == ',';
+            if (read && i == cost_kind_column) {
+                std::string name;
+                read = static_cast<bool>(std::getline(fields, name, ','));
+                if (!read) xme::fuzz::finding("a malformed CSV row '" + line + "'");
+                row[i] = cost_kind_code_of(name);  // getline consumed the comma after the name
+                continue;
+            }
+            if (!read || !(fields >> row[i])) xme::fuzz::finding("a malformed CSV row '" + line + "'");
             fields >> comma;
         }
         if (!fields.eof()) xme::fuzz::finding("trailing text in CSV row '" + line + "'");
@@ -66,16 +89,16 @@ std::vector<Row> read_npy(const std::string& path) {
     }
     std::size_t digits = 0;
     const std::int64_t rows = std::stoll(header.substr(prefix.size()), &digits);
-    if (header.compare(prefix.size() + digits, 7, ", 7), }") != 0) xme::fuzz::finding("NPY shape: " + header);
+    if (header.compare(prefix.size() + digits, 7, ", 9), }") != 0) xme::fuzz::finding("NPY shape: " + header);
     const std::size_t data_start = 10 + header_length;
-    if (bytes.size() < data_start + static_cast<std::size_t>(rows) * 28)
+    if (bytes.size() < data_start + static_cast<std::size_t>(rows) * 36)
         xme::fuzz::finding("NPY data shorter than its shape");
     std::vector<Row> result(static_cast<std::size_t>(rows));
-    for (std::size_t i = 0; i < result.size() * 7; ++i) {
+    for (std::size_t i = 0; i < result.size() * 9; ++i) {
         std::uint32_t bits = 0;
         for (int b = 3; b >= 0; --b)
             bits = bits << 8 | static_cast<unsigned char>(bytes[data_start + 4 * i + b]);
-        result[i / 7][i % 7] = static_cast<std::int32_t>(bits);
+        result[i / 9][i % 9] = static_cast<std::int32_t>(bits);
     }
     return result;
 }
@@ -97,13 +120,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         field.blocks_y = input.ConsumeIntegralInRange(0, 8);
         field.block_size =
             input.ConsumeBool() ? input.ConsumeIntegral<int>() : 4 << input.ConsumeIntegralInRange(0, 3);
-        field.cost_scale = input.ConsumeBool() ? 4 : 1;
+        field.cost_kind = {static_cast<xme::Distortion>(input.ConsumeIntegralInRange(0, 2)),
+                           input.ConsumeBool()};
         const auto frame_index =
             input.ConsumeBool() ? input.ConsumeIntegral<std::int64_t>() : std::int64_t{frame};
         for (int i = 0; i < field.blocks_x * field.blocks_y; ++i) {
-            field.blocks.push_back({input.ConsumeIntegral<std::int16_t>(),
-                                    input.ConsumeIntegral<std::int16_t>(),
-                                    input.ConsumeIntegral<std::uint32_t>()});
+            field.blocks.push_back(
+                {input.ConsumeIntegral<std::int16_t>(), input.ConsumeIntegral<std::int16_t>(),
+                 input.ConsumeIntegral<std::uint32_t>(), input.ConsumeIntegral<std::uint32_t>()});
         }
         const auto rows = rows_of(frame_index, field);
         csv->write(frame_index, field);
