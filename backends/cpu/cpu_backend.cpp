@@ -13,9 +13,10 @@
 #include "full_search.hpp"
 #include "hpel_refine.hpp"
 #include "padded_frame.hpp"
-#include "xme/backend.hpp"
 #include "xme/accounting.hpp"
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
+#include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
 
 namespace xme {
@@ -36,8 +37,8 @@ DeviceInfo describe_cpu() {
     info.name = "cpu";
     info.backend = "cpu";
     info.variants = supported_kernels();
-    info.description = processor_name() + ", " + std::to_string(omp_get_max_threads()) + " threads, SAD kernel " +
-                       info.variants.front();
+    info.description = processor_name() + ", " + std::to_string(omp_get_max_threads()) +
+                       " threads, SAD kernel " + info.variants.front();
     info.preference = 10;  // below any GPU
     return info;
 }
@@ -78,7 +79,8 @@ bool fast_full_search(const SearchParams& params) {
 class CpuSession final : public SynchronousSession {
 public:
     CpuSession(const SessionOptions& options, const std::string& kernel_name)
-        : options_(options), kernel_(find_kernel(kernel_name)),
+        : options_(options),
+          kernel_(find_kernel(kernel_name)),
           threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
           chain_(options.params, kernel_name, threads_) {
         const int b = options.params.block_size;
@@ -88,7 +90,10 @@ public:
         groups_ = (blocks_x_ * b + width - 1) / width;
         scratch_words_ = scratch_words(kernel_, options.params.range);
         scratch_.resize(scratch_words_ * static_cast<std::size_t>(threads_));
-        keys_.resize(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_));
+        // The keys, then guard words the kernels must leave alone (xme/result_guard.hpp).
+        const std::size_t blocks = static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
+        keys_.resize(blocks + result_guard_bytes / sizeof(std::uint64_t));
+        fill_result_guard(keys_.data() + blocks);
         // Start the thread pool now, so that its start-up is not charged to the first pair.
 #pragma omp parallel num_threads(threads_)
         static_cast<void>(omp_get_thread_num());
@@ -102,13 +107,15 @@ protected:
         if (!fast_full_search(options_.params)) return compute_chain(pair, start);
         const SearchFrames frames = pad(pair);
         const bool refine = options_.params.subpel == Subpel::hpel;
-        PairResult result{pair.current_id, MotionField(options_.width, options_.height, options_.params.block_size,
-                                                       cost_kind_of(options_.params)),
+        PairResult result{pair.current_id,
+                          MotionField(options_.width, options_.height, options_.params.block_size,
+                                      cost_kind_of(options_.params)),
                           0};
         const int blocks = blocks_x_ * blocks_y_;
 #pragma omp parallel num_threads(threads_)
         {
-            std::uint64_t* scratch = scratch_.data() + scratch_words_ * static_cast<std::size_t>(omp_get_thread_num());
+            std::uint64_t* scratch =
+                scratch_.data() + scratch_words_ * static_cast<std::size_t>(omp_get_thread_num());
 #pragma omp for schedule(dynamic) collapse(2)
             for (int row = 0; row < blocks_y_; ++row) {
                 for (int group = 0; group < groups_; ++group) {
@@ -119,14 +126,17 @@ protected:
             for (int i = 0; i < blocks; ++i) {
                 const std::uint64_t key = keys_[static_cast<std::size_t>(i)];
                 result.field.blocks[static_cast<std::size_t>(i)] =
-                    refine ? refine_half_pel(frames, options_.width, options_.height, i % blocks_x_, i / blocks_x_, key)
+                    refine ? refine_half_pel(frames, options_.width, options_.height, i % blocks_x_,
+                                             i / blocks_x_, key)
                            : BlockMotion{static_cast<std::int16_t>(2 * key_half_x(key)),
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
             }
         }
+        check_result_guard(keys_.data() + blocks, "the CPU backend's block keys");
         if (options_.params.subpel == Subpel::qpel) chain_.refine(pair, result.field);
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
-        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        result.device_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
@@ -138,14 +148,17 @@ private:
         if (options_.params.predictor == Predictor::temporal && !pair.segment_start) {
             previous = pair.previous ? pair.previous.get() : last_ ? last_.get() : nullptr;
             if (previous == nullptr) {
-                throw Error(ErrorKind::invalid_argument,
-                            "a pair inside a segment came without the previous pair's result, and this session "
-                            "computed none: submit the segment from its start or give FramePair::previous");
+                throw Error(
+                    ErrorKind::invalid_argument,
+                    "a pair inside a segment came without the previous pair's result, and this session "
+                    "computed none: submit the segment from its start or give FramePair::previous");
             }
         }
         PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
-        if (options_.params.predictor == Predictor::temporal) last_ = std::make_shared<MotionField>(result.field);
-        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (options_.params.predictor == Predictor::temporal)
+            last_ = std::make_shared<MotionField>(result.field);
+        result.device_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
@@ -165,8 +178,8 @@ private:
         const int height = blocks_y_ * b;
         const PaddedFrame& current = frames_.get(pair.current_id, pair.current, margin, width, height);
         const PaddedFrame& reference = frames_.get(pair.reference_id, pair.reference, margin, width, height);
-        return {current.origin(), reference.origin(), current.stride(), blocks_x_ * b, height, blocks_x_, blocks_y_,
-                options_.params};
+        return {current.origin(), reference.origin(), current.stride(), blocks_x_ * b,
+                height,           blocks_x_,          blocks_y_,        options_.params};
     }
 
     SessionOptions options_;
@@ -234,7 +247,8 @@ public:
     [[nodiscard]] std::string name() const override { return "cpu"; }
     [[nodiscard]] std::vector<DeviceInfo> devices() override { return {describe_cpu()}; }
     [[nodiscard]] std::unique_ptr<Device> open(std::string_view device_name) override {
-        if (device_name != "cpu") throw Error(ErrorKind::device, "the CPU backend has no device " + std::string(device_name));
+        if (device_name != "cpu")
+            throw Error(ErrorKind::device, "the CPU backend has no device " + std::string(device_name));
         return std::make_unique<CpuDevice>();
     }
 };

@@ -20,6 +20,7 @@
 #include "kernels.hpp"
 #include "xme/accounting.hpp"
 #include "xme/error.hpp"
+#include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
 
 namespace xme::cuda {
@@ -41,23 +42,30 @@ bool uses_expanded(Variant v) { return v == Variant::fast || v == Variant::fast_
 class CudaSession final : public MotionSession {
 public:
     explicit CudaSession(const SessionConfig& config)
-        : config_(config), params_(config.options.params), site_{config.device_name, -1, frame_size_text(config)},
+        : config_(config),
+          params_(config.options.params),
+          site_{config.device_name, -1, frame_size_text(config)},
           device_selected_(select_device(config.ordinal, site_)),
-          layout_(make_layout(config.options.width, config.options.height, params_.block_size, params_.range)),
+          layout_(
+              make_layout(config.options.width, config.options.height, params_.block_size, params_.range)),
           frames_(layout_,
                   FrameExtras{uses_expanded(config.variant), config.variant == Variant::fast_texture,
                               config.texture_alignment},
                   site_) {
         blocks_x_ = blocks_across(config.options.width, params_.block_size);
         blocks_y_ = blocks_across(config.options.height, params_.block_size);
-        const std::size_t raw_bytes = static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
-        const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
+        const std::size_t raw_bytes =
+            static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
+        const std::size_t key_bytes =
+            sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
         if (uses_expanded(config.variant)) dy_ranks_ = make_rank_table(params_.range, site_);
         upload_ = make_stream(site_);
         compute_ = make_stream(site_);
         download_ = make_stream(site_);
-        // One pinned and one device allocation per stage: keys first (8-byte aligned), then 2 raw frames.
-        const std::size_t stage_bytes = key_bytes + 2 * raw_bytes;
+        // One pinned and one device allocation per stage: keys first (8-byte aligned), guard bytes the
+        // kernels must leave alone (xme/result_guard.hpp), then 2 raw frames.
+        const std::size_t keys_end = key_bytes + result_guard_bytes;
+        const std::size_t stage_bytes = keys_end + 2 * raw_bytes;
         for (Stage& s : stages_) {
             s.host_memory = allocate_pinned(stage_bytes, site_);
             s.device_memory = allocate_device(stage_bytes, site_);
@@ -66,9 +74,13 @@ public:
             s.keys_host = reinterpret_cast<std::uint64_t*>(host);
             s.keys = reinterpret_cast<std::uint64_t*>(device);
             for (std::size_t i = 0; i < 2; ++i) {
-                s.staging[i] = host + key_bytes + i * raw_bytes;
-                s.raw[i] = device + key_bytes + i * raw_bytes;
+                s.staging[i] = host + keys_end + i * raw_bytes;
+                s.raw[i] = device + keys_end + i * raw_bytes;
             }
+            fill_result_guard(host + key_bytes);
+            XME_CUDA_CHECK(
+                cudaMemcpy(device + key_bytes, host + key_bytes, result_guard_bytes, cudaMemcpyHostToDevice),
+                site_);
             s.uploaded = make_event(false, site_);
             s.computed = make_event(false, site_);
             s.done = make_event(false, site_);
@@ -102,7 +114,8 @@ public:
     }
 
     PairResult receive() override {
-        if (queue_.empty()) throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+        if (queue_.empty())
+            throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
         check_usable();
         try {
             if (!queue_.front().finished) finish(queue_.front());
@@ -134,9 +147,10 @@ private:
     };
 
     static std::string frame_size_text(const SessionConfig& c) {
-        return "a " + std::to_string(c.options.width) + "x" + std::to_string(c.options.height) + " frame, block " +
-               std::to_string(c.options.params.block_size) + ", range " + std::to_string(c.options.params.range) +
-               " (variant " + (c.options.variant.empty() ? std::string("default") : c.options.variant) + ")";
+        return "a " + std::to_string(c.options.width) + "x" + std::to_string(c.options.height) +
+               " frame, block " + std::to_string(c.options.params.block_size) + ", range " +
+               std::to_string(c.options.params.range) + " (variant " +
+               (c.options.variant.empty() ? std::string("default") : c.options.variant) + ")";
     }
 
     static bool select_device(int ordinal, const CallSite& site) {
@@ -146,7 +160,8 @@ private:
 
     void check_usable() const {
         if (broken_) {
-            throw Error(ErrorKind::device, config_.device_name + ": this session stopped after an earlier device error");
+            throw Error(ErrorKind::device,
+                        config_.device_name + ": this session stopped after an earlier device error");
         }
     }
 
@@ -155,7 +170,8 @@ private:
             throw Error(ErrorKind::invalid_argument,
                         std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
                             std::to_string(plane.height) + " but the session was opened for " +
-                            std::to_string(config_.options.width) + "x" + std::to_string(config_.options.height));
+                            std::to_string(config_.options.width) + "x" +
+                            std::to_string(config_.options.height));
         }
     }
 
@@ -182,19 +198,22 @@ private:
             uploads.push_back({reference, pair.reference});
         }
         if (current < 0) {
-            current = pair.current_id == pair.reference_id ? reference : frames_.claim(pair.current_id, reference);
+            current =
+                pair.current_id == pair.reference_id ? reference : frames_.claim(pair.current_id, reference);
             if (current != reference) uploads.push_back({current, pair.current});
         }
 
-        const std::size_t raw_bytes = static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
+        const std::size_t raw_bytes =
+            static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
         for (std::size_t u = 0; u < uploads.size(); ++u) {
             std::uint8_t* staging = s.staging[u];
             const PlaneView& plane = uploads[u].plane;
             for (int y = 0; y < plane.height; ++y) {
-                std::memcpy(staging + static_cast<std::size_t>(y) * static_cast<std::size_t>(plane.width), plane.row(y),
-                            static_cast<std::size_t>(plane.width));
+                std::memcpy(staging + static_cast<std::size_t>(y) * static_cast<std::size_t>(plane.width),
+                            plane.row(y), static_cast<std::size_t>(plane.width));
             }
-            XME_CUDA_CHECK(cudaMemcpyAsync(s.raw[u], staging, raw_bytes, cudaMemcpyHostToDevice, upload_.get()), site);
+            XME_CUDA_CHECK(
+                cudaMemcpyAsync(s.raw[u], staging, raw_bytes, cudaMemcpyHostToDevice, upload_.get()), site);
         }
         if (!uploads.empty()) {
             XME_CUDA_CHECK(cudaEventRecord(s.uploaded.get(), upload_.get()), site);
@@ -203,18 +222,18 @@ private:
 
         XME_CUDA_CHECK(cudaEventRecord(s.start.get(), compute_.get()), site);
         for (std::size_t u = 0; u < uploads.size(); ++u) {
-            check_launch(launch_pad_frame(s.raw[u], layout_,
-                                          frames_.frame(uploads[u].slot), compute_.get()),
+            check_launch(launch_pad_frame(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
                          "pad_frame_kernel<<<>>>", site);
         }
-        const SearchJob job = make_job(frames_.frame(reference), frames_.frame(current),
-                                       s.keys);
+        const SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
         const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
         search(job, key_bytes, site);
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
-        XME_CUDA_CHECK(cudaMemcpyAsync(s.keys_host, s.keys, key_bytes, cudaMemcpyDeviceToHost, download_.get()), site);
+        XME_CUDA_CHECK(cudaMemcpyAsync(s.keys_host, s.keys, key_bytes + result_guard_bytes,
+                                       cudaMemcpyDeviceToHost, download_.get()),
+                       site);
         XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
 
         Entry entry;
@@ -226,10 +245,15 @@ private:
 
     void search(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
         switch (config_.variant) {
-            case Variant::global: check_launch(launch_search_global(job, compute_.get()), "search_global_kernel<<<>>>", site); break;
-            case Variant::shared: check_launch(launch_search_shared(job, compute_.get()), "search_shared_kernel<<<>>>", site); break;
+            case Variant::global:
+                check_launch(launch_search_global(job, compute_.get()), "search_global_kernel<<<>>>", site);
+                break;
+            case Variant::shared:
+                check_launch(launch_search_shared(job, compute_.get()), "search_shared_kernel<<<>>>", site);
+                break;
             case Variant::candidate:
-                check_launch(launch_search_candidate(job, compute_.get()), "search_candidate_kernel<<<>>>", site);
+                check_launch(launch_search_candidate(job, compute_.get()), "search_candidate_kernel<<<>>>",
+                             site);
                 break;
             case Variant::fast:
             case Variant::fast_texture:
@@ -245,17 +269,22 @@ private:
         }
     }
 
-    static void check_launch(cudaError_t error, const char* kernel, const CallSite& site) { check(error, kernel, site); }
+    static void check_launch(cudaError_t error, const char* kernel, const CallSite& site) {
+        check(error, kernel, site);
+    }
 
     SearchJob make_job(const DeviceFrame& reference, const DeviceFrame& current, std::uint64_t* keys) const {
-        const std::ptrdiff_t origin = static_cast<std::ptrdiff_t>(layout_.margin_y) * layout_.pitch + layout_.margin_x;
+        const std::ptrdiff_t origin =
+            static_cast<std::ptrdiff_t>(layout_.margin_y) * layout_.pitch + layout_.margin_x;
         SearchJob job;
         job.layout = layout_;
         job.current = current.pixels + origin;
         job.reference = reference.pixels + origin;
         job.reference_words = reference.expanded != nullptr ? reference.expanded + origin : nullptr;
         job.reference_texture = reference.texture;
-        job.dy_ranks = dy_ranks_.get() != nullptr ? static_cast<const std::uint32_t*>(dy_ranks_.get()) + params_.range : nullptr;
+        job.dy_ranks = dy_ranks_.get() != nullptr
+                           ? static_cast<const std::uint32_t*>(dy_ranks_.get()) + params_.range
+                           : nullptr;
         job.block_size = params_.block_size;
         job.range = params_.range;
         job.restrict_border = params_.border == BorderMode::restrict;
@@ -274,17 +303,20 @@ private:
         XME_CUDA_CHECK(cudaEventSynchronize(s.done.get()), site);
         float milliseconds = 0;
         XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
-        MotionField field(config_.options.width, config_.options.height, params_.block_size, cost_kind_of(params_));
+        MotionField field(config_.options.width, config_.options.height, params_.block_size,
+                          cost_kind_of(params_));
         const std::uint64_t* keys = s.keys_host;
         for (std::size_t i = 0; i < field.blocks.size(); ++i) {
             const std::uint64_t key = keys[i];
             if (key == ~std::uint64_t{0}) {
-                throw Error(ErrorKind::device, config_.device_name + ", frame " + std::to_string(e.result.current_id) +
-                                                   ": internal error: block " + std::to_string(i) + " got no result");
+                throw Error(ErrorKind::device,
+                            config_.device_name + ", frame " + std::to_string(e.result.current_id) +
+                                ": internal error: block " + std::to_string(i) + " got no result");
             }
-            field.blocks[i] = {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
-                               key_cost(key)};
+            field.blocks[i] = {static_cast<std::int16_t>(2 * key_half_x(key)),
+                               static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
         }
+        check_result_guard(keys + field.blocks.size(), config_.device_name + "'s block keys");
         set_full_search_candidates(field, config_.options.width, config_.options.height, params_);
         e.result.field = std::move(field);
         e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;

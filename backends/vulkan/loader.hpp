@@ -74,6 +74,7 @@ namespace xme::vulkan {
     X(vkCmdCopyBuffer)                          \
     X(vkCmdCopyBufferToImage)                   \
     X(vkCmdFillBuffer)                          \
+    X(vkCmdUpdateBuffer)                        \
     X(vkCmdResetQueryPool)                      \
     X(vkCmdWriteTimestamp)                      \
     X(vkCreateFence)                            \

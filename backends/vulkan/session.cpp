@@ -6,6 +6,7 @@
 
 #include "xme/accounting.hpp"
 #include "xme/error.hpp"
+#include "xme/result_guard.hpp"
 
 namespace xme::vulkan {
 namespace {
@@ -37,7 +38,10 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
     blocks_y_ = blocks_across(options.height, b);
     frame_bytes_ = static_cast<std::size_t>(options.width) * static_cast<std::size_t>(options.height);
     const auto blocks = static_cast<VkDeviceSize>(blocks_x_) * static_cast<VkDeviceSize>(blocks_y_);
-    if (blocks * 8 > limits.maxStorageBufferRange) {
+    // The results, then guard bytes the passes must leave alone (xme/result_guard.hpp).
+    result_bytes_ = blocks * 8;
+    const VkDeviceSize guarded_bytes = result_bytes_ + result_guard_bytes;
+    if (guarded_bytes > limits.maxStorageBufferRange) {
         throw Error(ErrorKind::unsupported,
                     std::to_string(blocks) + " blocks need a " + std::to_string(blocks * 8) +
                         "-byte result buffer, over " + context.name() + "'s maxStorageBufferRange of " +
@@ -48,9 +52,10 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
             Image(context, options.width, options.height, VK_FORMAT_R8_UNORM,
                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "a cached frame");
     }
-    results_ =
-        Buffer(context, blocks * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-               MemoryUse::device, "the block results");
+    results_ = Buffer(context, guarded_bytes,
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                          VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      MemoryUse::device, "the block results");
     const SessionResources resources{context, options_, frames_, results_};
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
                                 : make_full_search_plan(resources, tuning);
@@ -70,7 +75,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
         ring_.push_back(
             {CommandBuffer(context),
              Buffer(context, 2 * frame_bytes_, staging_usage, MemoryUse::upload, "the frame staging buffer"),
-             Buffer(context, blocks * 8, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback,
+             Buffer(context, guarded_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback,
                     "the result readback buffer"),
              0,
              {}});
@@ -169,10 +174,12 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
     if (queries != VK_NULL_HANDLE)
         api.vkCmdResetQueryPool(commands, queries, first_query, queries_per_submission_);
     timestamp();
-    // The previous pair's passes and readback are done with the buffers this pair's passes rewrite.
+    // The previous pair's passes and readback are done with the buffers this pair's passes (and the
+    // guard's update) rewrite.
     memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                   VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 
     VkDeviceSize staged = 0;
     const auto upload = [&](PlaneView plane, int slot) {
@@ -199,14 +206,22 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
                    VK_ACCESS_SHADER_READ_BIT);
         staged += frame_bytes_;
     };
+    // The guard after the results, rewritten every pair so that each pair's check stands alone.
+    std::uint8_t guard[result_guard_bytes];
+    fill_result_guard(guard);
+    api.vkCmdUpdateBuffer(commands, results_.get(), result_bytes_, result_guard_bytes, guard);
+    // The passes bind the whole buffer: they come after the update.
+    memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (upload_reference) upload(pair.reference, slots.reference);
     if (upload_current) upload(pair.current, slots.current);
     timestamp();
 
     plan_->record(commands, slots, timestamp);
 
-    memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy copy{0, 0, results_.size()};
     api.vkCmdCopyBuffer(commands, results_.get(), submission.readback.get(), 1, &copy);
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -244,7 +259,8 @@ void VulkanSession::finish_oldest() {
     }
     ++pairs_done_;
 
-    result.field = MotionField(options_.width, options_.height, options_.params.block_size, cost_kind_of(options_.params));
+    result.field = MotionField(options_.width, options_.height, options_.params.block_size,
+                               cost_kind_of(options_.params));
     const std::uint8_t* words = submission.readback.mapped();
     for (std::size_t i = 0; i < result.field.blocks.size(); ++i) {
         std::uint32_t vector = 0;
@@ -254,6 +270,7 @@ void VulkanSession::finish_oldest() {
         result.field.blocks[i] = {static_cast<std::int16_t>(vector & 0xFFFF),
                                   static_cast<std::int16_t>(vector >> 16), cost};
     }
+    check_result_guard(words + result_bytes_, context_.name() + "'s block results (" + variant_ + " passes)");
     set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
     context_.check_validation("while computing " + what);
     finished_.push_back(std::move(result));

@@ -60,6 +60,7 @@ private:
     std::array<CachedFrame, frame_slot_count> cached_;
     std::uint64_t clock_ = 0;
     Buffer results_;
+    VkDeviceSize result_bytes_ = 0;  // 8 per block; the guard bytes follow
     std::unique_ptr<SearchPlan> plan_;
     Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before ring_: outlives the commands using it
     std::uint32_t queries_per_submission_ = 0;
