@@ -30,14 +30,16 @@ hold() {  # hold KEEP_MIB: fills the GPU but KEEP_MIB, until `release`
 }
 release() { kill "$filler" 2>/dev/null; wait "$filler" 2>/dev/null; }
 
-# 1. Almost nothing left: the session's first allocations fail.
+# 1. Almost nothing left: not even a CUDA context can start.
 hold 8
 expect_exit clip_no_memory 5 "$xme" estimate "$clip" --backend cuda:0 --frames 4 -o "$OUT/none.csv"
 release
 
-# 2. A frame too large for what is left (16384x16384 gray, 256 MiB a plane) with 200 MiB free.
+# 2. A frame too large for what is left (16384x16384 gray, 256 MiB a plane) with 1500 MiB free: the
+#    context starts (a few hundred MiB), the session's buffers (two stages of two raw frames, the
+#    padded frames) do not fit, and the message names the allocation, its size and what is free.
 head -c $((16384 * 16384 * 2)) /dev/urandom >/tmp/big.yuv
-hold 200
+hold 1500
 expect_exit frame_too_large 5 "$xme" estimate /tmp/big.yuv --size 16384x16384 --pix-fmt gray --backend cuda:0 \
     -o "$OUT/big.csv" --json "$OUT/big.json"
 release
