@@ -66,9 +66,11 @@ std::string Registry::best_device_name(std::string* reason) {
     for (const auto& info : devices()) {
         if (info.available && (best == nullptr || info.preference > best->preference)) best = &info;
     }
-    if (best == nullptr) throw Error(ErrorKind::device, "no device is available: run 'xme devices' to see why");
+    if (best == nullptr)
+        throw Error(ErrorKind::device, "no device is available: run 'xme devices' to see why");
     if (reason != nullptr) {
-        *reason = best->name + " (" + best->description + ") has the highest preference among available devices";
+        *reason =
+            best->name + " (" + best->description + ") has the highest preference among available devices";
     }
     return best->name;
 }
@@ -78,20 +80,24 @@ std::unique_ptr<Device> Registry::open(std::string_view name) {
     std::string listing;
     const DeviceInfo* match = nullptr;
     for (const auto& info : devices()) {
-        listing += "\n  " + info.name + (info.available ? "" : " (unavailable)");
+        listing += (listing.empty() ? " " : ", ") + info.name + (info.available ? "" : " (unavailable)");
         const bool exact = info.name == name;
         const bool first_of_family = info.backend == name && info.available && match == nullptr;
         if (exact || first_of_family) match = &info;
         if (exact) break;
     }
     if (match == nullptr) {
-        throw Error(ErrorKind::invalid_argument, "unknown device '" + std::string(name) + "'; devices:" + listing);
+        throw Error(ErrorKind::invalid_argument, "unknown device '" + std::string(name) +
+                                                     "'; the devices are" + listing +
+                                                     " (xme devices says more)");
     }
     if (!match->available) {
-        throw Error(ErrorKind::device, "device " + match->name + " is unavailable: " + match->unavailable_reason);
+        throw Error(ErrorKind::device,
+                    "device " + match->name + " is unavailable: " + match->unavailable_reason);
     }
     Backend* backend = find_backend(family_of(match->name));
-    if (backend == nullptr) throw Error(ErrorKind::device, "device " + match->name + " has no backend in this build");
+    if (backend == nullptr)
+        throw Error(ErrorKind::device, "device " + match->name + " has no backend in this build");
     return backend->open(match->name);
 }
 
