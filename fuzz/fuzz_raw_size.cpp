@@ -14,6 +14,7 @@
 #include "job_options.hpp"
 #include "video_io.hpp"
 #include "xme/error.hpp"
+#include "xme/params.hpp"
 
 namespace {
 
@@ -41,7 +42,8 @@ std::optional<std::pair<int, int>> parse_size(const std::string& text) {
     const std::string_view width(text.data(), x), height(text.data() + x + 1, text.size() - x - 1);
     if (!all_digits(width) || !all_digits(height)) return parsed;
     const std::int64_t w = spelled_number(width), h = spelled_number(height);
-    const bool valid = w >= 1 && h >= 1 && w <= INT32_MAX && h <= INT32_MAX;
+    // --size takes 1..max_frame_dimension per side (issue 15: no wrapping, no frame xme cannot hold).
+    const bool valid = w >= 1 && h >= 1 && w <= xme::max_frame_dimension && h <= xme::max_frame_dimension;
     if (valid != parsed.has_value() || (parsed && (parsed->first != w || parsed->second != h))) {
         xme::fuzz::finding("--size '" + text + "' parsed as " +
                            (parsed ? std::to_string(parsed->first) + "x" + std::to_string(parsed->second)
