@@ -4,9 +4,19 @@
 foreach(suite reference io cli scheduler)
   add_test(NAME ${suite} COMMAND xme_tests --test-suite=${suite})
 endforeach()
-foreach(backend cpu cuda vulkan)
+foreach(backend cuda vulkan)
   add_test(NAME conformance_${backend} COMMAND xme_tests --test-suite=conformance)
   set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
+endforeach()
+# The CPU's variants in two halves that `ctest -j` runs side by side (the longest test otherwise); a
+# half whose variants this processor lacks is skipped, saying so.
+foreach(half "avx:avx512bw,avx2" "sse2_portable:sse2,portable")
+  string(REPLACE ":" ";" half "${half}")
+  list(GET half 0 suffix)
+  list(GET half 1 variants)
+  add_test(NAME conformance_cpu_${suffix} COMMAND xme_tests --test-suite=conformance)
+  set_tests_properties(conformance_cpu_${suffix} PROPERTIES
+    ENVIRONMENT "XME_TEST_DEVICE=cpu;XME_TEST_VARIANTS=${variants}" SKIP_RETURN_CODE 77)
 endforeach()
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
 # Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
@@ -15,3 +25,7 @@ endforeach()
 if(NOT XME_SANITIZE)
   set_property(TEST conformance_vulkan APPEND PROPERTY ENVIRONMENT XME_VULKAN_VALIDATION=1)
 endif()
+# The longest tests first (CTest starts higher COST earlier), so that two cores end together.
+set_tests_properties(conformance_cpu_avx conformance_cpu_sse2_portable PROPERTIES COST 100)
+set_tests_properties(cli PROPERTIES COST 60)
+set_tests_properties(conformance_vulkan PROPERTIES COST 30)

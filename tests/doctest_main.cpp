@@ -34,6 +34,11 @@ int main(int argc, char** argv) {
             std::cout << "SKIPPED: tests for " << device << " cannot run here: " << reason << "\n";
             return skipped_exit_code;
         }
+        if (std::getenv("XME_TEST_VARIANTS") != nullptr && xme::test::devices_under_test().empty()) {
+            std::cout << "SKIPPED: " << device << " has none of the variants XME_TEST_VARIANTS="
+                      << std::getenv("XME_TEST_VARIANTS") << " names on this machine\n";
+            return skipped_exit_code;
+        }
     }
     static_cast<void>(xme::test::run_seed());  // print the seed before any test
     doctest::Context context(argc, argv);

@@ -129,10 +129,17 @@ const std::vector<DeviceUnderTest>& devices_under_test() {
     if (opened) return opened->devices;
     opened = std::make_unique<OpenedDevices>();
     const char* only = std::getenv("XME_TEST_DEVICE");
+    // XME_TEST_VARIANTS: a comma-separated list, so that CTest can run one device's variants in parallel.
+    const char* variants = std::getenv("XME_TEST_VARIANTS");
+    const auto wanted = [&](const std::string& variant) {
+        return variants == nullptr || ("," + std::string(variants) + ",").find("," + variant + ",") != std::string::npos;
+    };
     for (const auto& info : opened->registry.devices()) {
         if (!info.available || info.backend == "reference") continue;
         if (only != nullptr && info.name != only && info.backend != only) continue;
-        for (const auto& variant : info.variants) opened->devices.push_back({opened->registry.open(info.name), variant});
+        for (const auto& variant : info.variants) {
+            if (wanted(variant)) opened->devices.push_back({opened->registry.open(info.name), variant});
+        }
     }
     return opened->devices;
 }
