@@ -1,9 +1,14 @@
 # The suites become separate CTest tests, so that a failure names its area and `ctest -j` runs them
 # side by side. Conformance runs once per backend family; a family with no usable device here exits
 # 77 after saying why, which CTest shows as skipped, never as passed.
-foreach(suite reference io cli scheduler)
+foreach(suite reference io scheduler)
   add_test(NAME ${suite} COMMAND xme_tests --test-suite=${suite})
 endforeach()
+# The cli suite in two entries that `ctest -j` runs side by side (under the sanitizers it is the
+# longest after the CPU conformance): the option files, and every other file of the suite.
+set(xme_cli_option_files "*test_cli.cpp,*test_cli_promises.cpp,*test_cli_redirect.cpp")
+add_test(NAME cli_options COMMAND xme_tests --test-suite=cli "--source-file=${xme_cli_option_files}")
+add_test(NAME cli_runs COMMAND xme_tests --test-suite=cli "--source-file-exclude=${xme_cli_option_files}")
 foreach(backend cuda vulkan)
   add_test(NAME conformance_${backend} COMMAND xme_tests --test-suite=conformance)
   set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
@@ -32,5 +37,5 @@ get_property(xme_all_tests DIRECTORY PROPERTY TESTS)
 set_property(TEST ${xme_all_tests} APPEND PROPERTY ENVIRONMENT OMP_WAIT_POLICY=passive)
 # The longest tests first (CTest starts higher COST earlier), so that two cores end together.
 set_tests_properties(conformance_cpu_avx conformance_cpu_sse2_portable PROPERTIES COST 100)
-set_tests_properties(cli PROPERTIES COST 60)
+set_tests_properties(cli_options cli_runs PROPERTIES COST 60)
 set_tests_properties(conformance_vulkan PROPERTIES COST 30)

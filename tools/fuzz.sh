@@ -21,9 +21,12 @@ build=build/fuzz
 scratch=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/xme-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
-failed=()
-summary=()
-for target in "${targets[@]}"; do
+# Each target in its own process, as many at once as there are processors (a target is one thread):
+# results go to files, since the targets run in background subshells.
+results="$scratch/results"
+mkdir -p "$results"
+fuzz_target() {
+  local target=$1 work findings log reproducer replay status execs rate coverage features line
   # New inputs go to a scratch corpus, never into the repository's seeds.
   work="$build/corpus/$target"
   findings="$build/findings/$target"
@@ -39,11 +42,10 @@ for target in "${targets[@]}"; do
       >"$replay" 2>&1; then
       echo "fuzz: $reproducer still fails (log: $replay):" >&2
       grep -E -m3 'xme fuzz finding|ERROR: |SUMMARY' "$replay" >&2 || true
-      failed+=("$target:$(basename "$reproducer")")
+      echo "$target:$(basename "$reproducer")" >>"$results/failed"
     fi
   done
   find "fuzz/corpus/$target" -maxdepth 1 -type f ! -name 'crash-*' -exec cp {} "$work/" \;
-  echo "fuzz: $target for ${seconds}s (log: $log)"
   status=0
   "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$findings/" "$work" >"$log" 2>&1 || status=$?
@@ -54,12 +56,23 @@ for target in "${targets[@]}"; do
   line="$target: ${execs:-?} runs, ${rate:-?} exec/s, cov ${coverage:-?} edges, ft ${features:-?}"
   if [ "$status" -ne 0 ]; then
     line+=" FAILED (exit $status)"
-    failed+=("$target")
+    echo "$target" >>"$results/failed"
     grep -E -A30 '^==[0-9]+==|xme fuzz finding|ERROR: libFuzzer|SUMMARY' "$log" | head -60 >&2 || true
     ls "$findings" >&2
   fi
-  summary+=("$line")
+  echo "$line" >"$results/summary_$target"
+}
+parallel=$(nproc 2>/dev/null || echo 1)
+for target in "${targets[@]}"; do
+  echo "fuzz: $target for ${seconds}s (log: $build/fuzz_$target.log)"
+  fuzz_target "$target" &
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
 done
+wait
+summary=()
+for target in "${targets[@]}"; do summary+=("$(cat "$results/summary_$target" 2>/dev/null || echo "$target: no result")"); done
+failed=()
+[ -f "$results/failed" ] && mapfile -t failed <"$results/failed"
 
 echo "fuzz summary (${seconds}s per target):"
 printf '  %s\n' "${summary[@]}"
