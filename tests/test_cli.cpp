@@ -165,6 +165,19 @@ TEST_SUITE("cli") {
         for (const char* name : {"cpu", "reference", "cuda", "vulkan"})
             CHECK(run.output.find(name) != std::string::npos);
     }
+
+    TEST_CASE("a machine without a Vulkan driver: devices says why, with validation asked for too") {
+        // The loader's own complaints while it fails are part of the reason, never a later abort.
+        const Run run =
+            run_xme("devices",
+                    "VK_DRIVER_FILES=/nonexistent-icd.json VK_ICD_FILENAMES=/nonexistent-icd.json "
+                    "XME_VULKAN_VALIDATION=1");
+        INFO(run.output);
+        CHECK(run.exit_code == 0);
+        CHECK(run.output.find("cpu  [default]") != std::string::npos);
+        CHECK(run.output.find("vulkan:0") == std::string::npos);
+        CHECK(run.output.find("vulkan  [unavailable]") != std::string::npos);
+    }
 }
 
 TEST_SUITE("cli") {

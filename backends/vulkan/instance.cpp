@@ -162,10 +162,14 @@ std::shared_ptr<Instance> Instance::create() {
         create_info.ppEnabledExtensionNames = extensions;
     }
     const VkResult created = api.vkCreateInstance(&create_info, nullptr, &self->instance_);
-    if (created == VK_ERROR_INCOMPATIBLE_DRIVER) {
-        throw Error(ErrorKind::device, "the Vulkan loader found no driver: " + no_driver_advice());
+    if (created != VK_SUCCESS) {
+        // What the loader said while failing belongs to this error, not to a later validation check.
+        const std::string said = self->take_messages_as_text();
+        if (created == VK_ERROR_INCOMPATIBLE_DRIVER) {
+            throw Error(ErrorKind::device, "the Vulkan loader found no driver: " + no_driver_advice() + said);
+        }
+        check(created, "vkCreateInstance");
     }
-    check(created, "vkCreateInstance");
     load_instance_api(api, self->instance_);
     if (with_layer) {
         if (api.vkCreateDebugUtilsMessengerEXT == nullptr) {
@@ -184,8 +188,10 @@ std::shared_ptr<Instance> Instance::create() {
           "vkEnumeratePhysicalDevices");
     self->physical_devices_.resize(count);
     keep_loaded_libraries_mapped();
-    if (count == 0)
-        throw Error(ErrorKind::device, "the Vulkan loader found no device: " + no_driver_advice());
+    if (count == 0) {
+        throw Error(ErrorKind::device, "the Vulkan loader found no device: " + no_driver_advice() +
+                                           self->take_messages_as_text());
+    }
     return self;
 }
 
@@ -199,6 +205,14 @@ Instance::~Instance() {
         for (const auto& message : messages_) std::fprintf(stderr, "  %s\n", message.c_str());
         std::abort();
     }
+}
+
+std::string Instance::take_messages_as_text() {
+    const std::lock_guard lock(messages_mutex_);
+    std::string text;
+    for (const auto& message : messages_) text += (text.empty() ? " (the loader said: " : "; ") + message;
+    messages_.clear();
+    return text.empty() ? text : text + ")";
 }
 
 void Instance::record_message(std::string message) {

@@ -34,6 +34,8 @@ public:
 private:
     Instance() = default;
     void record_message(std::string message);
+    // The messages collected so far, as " (the loader said: ...)" or empty; clears them.
+    std::string take_messages_as_text();
     static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                          VkDebugUtilsMessageTypeFlagsEXT type,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
