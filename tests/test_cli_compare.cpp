@@ -27,7 +27,8 @@ TEST_SUITE("cli") {
             return;
         }
         const fs::path dir = scratch_dir("compare");
-        const std::string common = "compare " + real_clip() + " --frames 4 --block 8 --range 6 --algo fs+hpel --backends cpu," +
+        const std::string common = "compare " + real_clip() +
+                                   " --frames 4 --block 8 --range 6 --algo fs+hpel --backends cpu," +
                                    second_device() + " --json ";
         const Run agree = run_xme(common + (dir / "agree.json").string());
         INFO(agree.output);
@@ -61,8 +62,10 @@ TEST_SUITE("cli") {
 
     TEST_CASE("bench on a tiny matrix writes CSV and JSON that parse") {
         const fs::path dir = scratch_dir("bench");
-        const Run bench = run_xme("bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --csv " +
-                                  (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string() + " --chart " + (dir / "bench.svg").string());
+        const Run bench =
+            run_xme("bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --csv " +
+                    (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string() + " --chart " +
+                    (dir / "bench.svg").string());
         INFO(bench.output);
         REQUIRE(bench.exit_code == 0);
         const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
@@ -78,5 +81,27 @@ TEST_SUITE("cli") {
             CHECK(row["device_gpx_per_second"].get<double>() > 0);
             CHECK(row["sad_peak_gpx_per_second"].get<double>() > 0);
         }
+    }
+
+    TEST_CASE("bench on a clip measures it at its own size unless --sizes says otherwise") {
+        if (!fs::exists(real_clip())) {
+            MESSAGE("skipped: ", real_clip(), " is missing");
+            return;
+        }
+        const fs::path dir = scratch_dir("bench_clip");
+        const Run own =
+            run_xme("bench " + real_clip() + " --backends cpu --variants portable --algos fs --blocks 16 " +
+                    "--ranges 2 --pairs 1 --no-sad-peak --json " + (dir / "own.json").string());
+        INFO(own.output);
+        REQUIRE(own.exit_code == 0);
+        const auto rows = nlohmann::json::parse(read_file(dir / "own.json"))["rows"];
+        REQUIRE(rows.size() == 1);
+        CHECK(rows[0]["width"] == 320);  // tree.avi and its .y4m stand-in: 320x240
+        CHECK(rows[0]["height"] == 240);
+        const Run given = run_xme(
+            "bench " + real_clip() + " --backends cpu --variants portable --algos fs --blocks 16 " +
+            "--ranges 2 --pairs 1 --no-sad-peak --sizes 64x48 --json " + (dir / "given.json").string());
+        REQUIRE(given.exit_code == 0);
+        CHECK(nlohmann::json::parse(read_file(dir / "given.json"))["rows"][0]["width"] == 64);
     }
 }

@@ -11,6 +11,7 @@
 #include "job_options.hpp"
 #include "output_files.hpp"
 #include "xme/error.hpp"
+#include "xme/video.hpp"
 
 namespace xme::cli {
 namespace {
@@ -170,9 +171,12 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")
         ->delimiter(',')
         ->capture_default_str();
-    cmd->add_option("--sizes", options->sizes, "Frame sizes WIDTHxHEIGHT (comma-separated)")
-        ->delimiter(',')
-        ->capture_default_str();
+    auto* sizes =
+        cmd->add_option("--sizes", options->sizes,
+                        "Frame sizes WIDTHxHEIGHT (comma-separated; with INPUT, default its own size; "
+                        "other sizes extend its frames by edge replication or crop them)")
+            ->delimiter(',')
+            ->capture_default_str();
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
         ->check(CLI::PositiveNumber)
@@ -188,7 +192,7 @@ Command add_bench_command(CLI::App& app) {
         ->each(note_empty(options->empty_values, "--json"));
     cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file")
         ->each(note_empty(options->empty_values, "--chart"));
-    return {cmd, [options] {
+    return {cmd, [options, sizes] {
                 refuse_empty_values(options->empty_values);
                 auto& settings = options->settings;
                 check_thread_count(settings.threads, "--threads");
@@ -197,8 +201,14 @@ Command add_bench_command(CLI::App& app) {
                 if (!options->variants.empty())
                     settings.variants = split_list(options->variants, "--variants");
                 settings.sizes.clear();
-                for (const auto& size : options->sizes)
-                    settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
+                if (!settings.input.empty() && sizes->count() == 0) {
+                    // A clip is measured as it is, not extended to the synthetic scene's sizes.
+                    const VideoInfo info = open_video(settings.input)->info();
+                    settings.sizes.emplace_back(info.width, info.height);
+                } else {
+                    for (const auto& size : options->sizes)
+                        settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
+                }
                 settings.border = parse_border_mode(options->border);
                 for (const int block : settings.blocks) SearchParams{block, 0, settings.border}.validate();
                 for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();
