@@ -9,20 +9,21 @@ endforeach()
 set(xme_cli_option_files "*test_cli.cpp,*test_cli_promises.cpp,*test_cli_redirect.cpp")
 add_test(NAME cli_options COMMAND xme_tests --test-suite=cli "--source-file=${xme_cli_option_files}")
 add_test(NAME cli_runs COMMAND xme_tests --test-suite=cli "--source-file-exclude=${xme_cli_option_files}")
-foreach(backend cuda vulkan)
-  add_test(NAME conformance_${backend} COMMAND xme_tests --test-suite=conformance)
-  set_tests_properties(conformance_${backend} PROPERTIES ENVIRONMENT "XME_TEST_DEVICE=${backend}" SKIP_RETURN_CODE 77)
-endforeach()
+# The conformance suite on one device family, optionally on some of its variants only.
+function(xme_conformance_test name device)
+  set(environment "XME_TEST_DEVICE=${device}")
+  if(ARGC GREATER 2)
+    list(APPEND environment "XME_TEST_VARIANTS=${ARGV2}")
+  endif()
+  add_test(NAME ${name} COMMAND xme_tests --test-suite=conformance)
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}" SKIP_RETURN_CODE 77)
+endfunction()
+xme_conformance_test(conformance_cuda cuda)
+xme_conformance_test(conformance_vulkan vulkan)
 # The CPU's variants in two halves that `ctest -j` runs side by side (the longest test otherwise); a
 # half whose variants this processor lacks is skipped, saying so.
-foreach(half "avx:avx512bw,avx2" "sse2_portable:sse2,portable")
-  string(REPLACE ":" ";" half "${half}")
-  list(GET half 0 suffix)
-  list(GET half 1 variants)
-  add_test(NAME conformance_cpu_${suffix} COMMAND xme_tests --test-suite=conformance)
-  set_tests_properties(conformance_cpu_${suffix} PROPERTIES
-    ENVIRONMENT "XME_TEST_DEVICE=cpu;XME_TEST_VARIANTS=${variants}" SKIP_RETURN_CODE 77)
-endforeach()
+xme_conformance_test(conformance_cpu_avx cpu "avx512bw,avx2")
+xme_conformance_test(conformance_cpu_sse2_portable cpu "sse2,portable")
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
 # Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
 # destroyed, and once the loader has unloaded it LeakSanitizer cannot name it, so no suppression can

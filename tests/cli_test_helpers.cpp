@@ -15,7 +15,8 @@ namespace xme::test::cli {
 namespace fs = std::filesystem;
 
 Run run_xme(const std::string& arguments, const std::string& environment) {
-    const std::string command = environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments + " 2>&1";
+    const std::string command =
+        environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments + " 2>&1";
     Run run;
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
@@ -49,6 +50,12 @@ fs::path scratch_dir(const std::string& name) {
 std::string real_clip() {
     const std::string avi = clip_path("tree.avi");
     return ffmpeg_available() ? avi : fs::path(avi).replace_extension(".y4m").string();
+}
+
+bool real_clip_missing() {
+    if (fs::exists(real_clip())) return false;
+    MESSAGE("skipped: ", real_clip(), " is missing");
+    return true;
 }
 
 }  // namespace xme::test::cli

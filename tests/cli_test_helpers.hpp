@@ -20,5 +20,7 @@ struct Run {
 [[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
 // The clip to run on: tree.avi, or its .y4m stand-in where this build has no FFmpeg.
 [[nodiscard]] std::string real_clip();
+// True, after saying the test is skipped and why, when real_clip() is not there.
+[[nodiscard]] bool real_clip_missing();
 
 }  // namespace xme::test::cli

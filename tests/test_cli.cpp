@@ -18,6 +18,7 @@
 using xme::test::cli::lines_of;
 using xme::test::cli::read_file;
 using xme::test::cli::real_clip;
+using xme::test::cli::real_clip_missing;
 using xme::test::cli::Run;
 using xme::test::cli::run_xme;
 using xme::test::cli::scratch_dir;
@@ -25,10 +26,7 @@ namespace fs = std::filesystem;
 
 TEST_SUITE("cli") {
     TEST_CASE("estimate on a real clip writes CSV and JSON that agree with each other") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("estimate");
         const Run run =
             run_xme("estimate " + real_clip() + " --backend cpu --frames 4 --block 16 --range 8 -o " +
@@ -84,10 +82,7 @@ TEST_SUITE("cli") {
     }
 
     TEST_CASE("on real video the CPU backend's vectors are the reference's, byte for byte") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("oracle");
         for (const char* border : {"pad", "restrict"}) {
             const std::string common = "estimate " + real_clip() +

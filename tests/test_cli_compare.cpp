@@ -22,10 +22,7 @@ std::string second_device() {
 
 TEST_SUITE("cli") {
     TEST_CASE("compare: devices that agree exit 0, with every pair of devices compared") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("compare");
         const std::string common = "compare " + real_clip() +
                                    " --frames 4 --block 8 --range 6 --algo fs+hpel --backends cpu," +
@@ -42,10 +39,7 @@ TEST_SUITE("cli") {
     }
 
     TEST_CASE("estimate --policy split writes what --policy single writes") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("split");
         const std::string common = "estimate " + real_clip() + " --frames 8 --block 16 --range 8 --quiet ";
         REQUIRE(run_xme(common + "--backend cpu -o " + (dir / "single.csv").string()).exit_code == 0);
@@ -84,10 +78,7 @@ TEST_SUITE("cli") {
     }
 
     TEST_CASE("bench on a clip measures it at its own size unless --sizes says otherwise") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("bench_clip");
         const Run own =
             run_xme("bench " + real_clip() + " --backends cpu --variants portable --algos fs --blocks 16 " +

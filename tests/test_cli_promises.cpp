@@ -18,6 +18,7 @@
 using xme::test::cli::lines_of;
 using xme::test::cli::read_file;
 using xme::test::cli::real_clip;
+using xme::test::cli::real_clip_missing;
 using xme::test::cli::Run;
 using xme::test::cli::run_xme;
 using xme::test::cli::scratch_dir;
@@ -117,10 +118,7 @@ TEST_SUITE("cli") {
     }
 
     TEST_CASE("-o - and --json - write to standard output, and the table stays out of it") {
-        if (!fs::exists(real_clip())) {
-            MESSAGE("skipped: ", real_clip(), " is missing");
-            return;
-        }
+        if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("stdout");
         const std::string common =
             "estimate " + real_clip() + " --backend cpu --frames 4 --block 16 --range 4";

@@ -131,8 +131,9 @@ const std::vector<DeviceUnderTest>& devices_under_test() {
     const char* only = std::getenv("XME_TEST_DEVICE");
     // XME_TEST_VARIANTS: a comma-separated list, so that CTest can run one device's variants in parallel.
     const char* variants = std::getenv("XME_TEST_VARIANTS");
+    const std::string variant_list = variants == nullptr ? "" : "," + std::string(variants) + ",";
     const auto wanted = [&](const std::string& variant) {
-        return variants == nullptr || ("," + std::string(variants) + ",").find("," + variant + ",") != std::string::npos;
+        return variants == nullptr || variant_list.find("," + variant + ",") != std::string::npos;
     };
     for (const auto& info : opened->registry.devices()) {
         if (!info.available || info.backend == "reference") continue;
