@@ -204,6 +204,7 @@ Command add_bench_command(CLI::App& app) {
                 if (!settings.input.empty() && sizes->count() == 0) {
                     // A clip is measured as it is, not extended to the synthetic scene's sizes.
                     const VideoInfo info = open_video(settings.input)->info();
+                    check_frame_dimensions(settings.input, info);
                     settings.sizes.emplace_back(info.width, info.height);
                 } else {
                     for (const auto& size : options->sizes)

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "estimate_report_json.hpp"
+#include "job_options.hpp"
 #include "output_files.hpp"
 #include "progress.hpp"
 #include "stdout_field_writer.hpp"
@@ -160,11 +161,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         std::cerr << "xme: notice: " << report.notices.back() << "\n";
     }
     const VideoInfo& video = report.video;
-    if (video.width > max_frame_dimension || video.height > max_frame_dimension) {
-        throw Error(ErrorKind::unsupported, settings.input + " is " + std::to_string(video.width) + "x" +
-                                                std::to_string(video.height) + ": xme handles frames up to " +
-                                                std::to_string(max_frame_dimension) + " in width and height");
-    }
+    check_frame_dimensions(settings.input, video);
     // An FFmpeg container's count is only a claim; Y4M and raw counts are exact where they are known.
     const bool count_exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
     if (count_exact && video.frame_count - settings.start < 2) throw_no_pair(settings, video.frame_count);

@@ -48,6 +48,14 @@ std::pair<int, int> parse_frame_size(const std::string& text, const std::string&
             parse_side(view.substr(x + 1), "height", text, option)};
 }
 
+void check_frame_dimensions(const std::string& path, const VideoInfo& video) {
+    if (video.width > max_frame_dimension || video.height > max_frame_dimension) {
+        throw Error(ErrorKind::unsupported, path + " is " + std::to_string(video.width) + "x" +
+                                                std::to_string(video.height) + ": xme handles frames up to " +
+                                                std::to_string(max_frame_dimension) + " in width and height");
+    }
+}
+
 void check_thread_count(int threads, const std::string& option) {
     if (threads < 0 || threads > max_host_threads) {
         throw Error(ErrorKind::invalid_argument,

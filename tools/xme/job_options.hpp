@@ -29,6 +29,9 @@ struct JobOptions {
 // naming `option` and the text.
 [[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& text, const std::string& option);
 
+// Throws Error(unsupported) naming `path` when the video's frames exceed max_frame_dimension.
+void check_frame_dimensions(const std::string& path, const VideoInfo& video);
+
 // More host threads than this is a mistake, not a machine: libgomp crashes on 100000.
 inline constexpr int max_host_threads = 1024;
 
