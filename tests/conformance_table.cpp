@@ -54,6 +54,23 @@ std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
             }
         }
     }
+    // SPEC §9: the 41 partitions on the full search's window, integer and quarter-pel.
+    for (const auto subpel : {Subpel::none, Subpel::qpel}) {
+        if (block_size != 16) break;
+        for (const auto& rate : rate_settings) {
+            SearchParams params;
+            params.border = border;
+            params.partitions = Partitions::all;
+            params.subpel = subpel;
+            params.lambda = rate.lambda;
+            params.predictor = rate.predictor;
+            params.centre = rate.centre;
+            params.refresh = rate.refresh;
+            const std::string label = describe_operation(params);
+            if (only != nullptr && label.find(only) == std::string::npos) continue;
+            rows.push_back({label, params});
+        }
+    }
     return rows;
 }
 

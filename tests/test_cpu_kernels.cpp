@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu_kernels.hpp"
+#include "partition_kernels.hpp"
 #include "test_support.hpp"
 #include "xme/reference_ops.hpp"
 
@@ -152,6 +153,64 @@ TEST_SUITE("cpu kernels") {
             CHECK(expected > 0);
             CHECK(plain.satd(current.origin(), current.stride, prediction.origin(), prediction.stride,
                              prediction.origin(), prediction.stride, 16, 8) == expected);
+        }
+    }
+
+    TEST_CASE("SIMD partition kernels match the plain one; the plain grid is the reference's 4x4 SADs") {
+        auto rng = xme::test::rng_for("cpu partition kernels");
+        const auto plain = xme::cpu::plain_partition_candidates();
+        const auto kernels = xme::cpu::simd_partition_candidates();
+        if (kernels.empty()) MESSAGE("skipped the SIMD ones: this build or processor has none");
+        std::uniform_int_distribution<int> offset(-20, 20);
+        std::uniform_int_distribution<std::uint32_t> rate(0, 300);
+        for (const Fill current_fill : fills) {
+            for (const Fill reference_fill : fills) {
+                Buffer current(16, 16);
+                Buffer reference(40, 40);
+                fill(current, current_fill, rng);
+                fill(reference, reference_fill, rng);
+                CAPTURE(static_cast<int>(current_fill));
+                CAPTURE(static_cast<int>(reference_fill));
+                constexpr int count = 9;
+                const std::uint8_t* refs[count];
+                std::uint32_t rates[count];
+                for (int k = 0; k < count; ++k) {
+                    refs[k] = reference.origin() + offset(rng) * reference.stride + offset(rng);
+                    rates[k] = k == count - 1 ? rates[0] : rate(rng);  // a tie: the earlier candidate stays
+                }
+                refs[count - 1] = refs[0];
+                std::uint32_t grid[16];
+                xme::cpu::plain_sad_grid16(current.origin(), current.stride, refs[0], reference.stride, grid);
+                for (int cell = 0; cell < 16; ++cell) {
+                    const int x = 4 * (cell % 4);
+                    const int y = 4 * (cell / 4);
+                    std::uint32_t sad = 0;
+                    for (int j = 0; j < 4; ++j) {
+                        for (int i = 0; i < 4; ++i) {
+                            sad += static_cast<std::uint32_t>(
+                                std::abs(current.origin()[(y + j) * current.stride + x + i] -
+                                         refs[0][(y + j) * reference.stride + x + i]));
+                        }
+                    }
+                    CHECK(grid[cell] == sad);
+                }
+                xme::cpu::PartitionBests expected{};
+                for (int p = 0; p < 41; ++p) expected.cost[p] = 0xffffffffU;
+                xme::cpu::PartitionBests start = expected;
+                plain(current.origin(), current.stride, refs, reference.stride, rates, count, 100, expected);
+                CHECK(expected.cost[0] < 0xffffffffU);
+                for (const auto& kernel : kernels) {
+                    CAPTURE(kernel.name);
+                    xme::cpu::PartitionBests actual = start;
+                    kernel.kernel(current.origin(), current.stride, refs, reference.stride, rates, count, 100,
+                                  actual);
+                    for (int p = 0; p < xme::cpu::partition_lanes; ++p) {
+                        CAPTURE(p);
+                        CHECK(actual.cost[p] == expected.cost[p]);
+                        CHECK(actual.candidate[p] == expected.candidate[p]);
+                    }
+                }
+            }
         }
     }
 }

@@ -120,11 +120,14 @@ TEST_SUITE("reference") {
         auto rng = xme::test::rng_for("mc partitions");
         const Plane reference = random_plane(24, 20, rng);  // 2 x 2 macroblocks, three of them partial
         std::uniform_int_distribution<int> quarter(-12, 12);
-        std::vector<xme::MacroblockResult> macroblocks(4);
+        std::vector<xme::MacroblockMotion> macroblocks(4);
         const xme::MacroblockMode modes[4] = {xme::MacroblockMode::p8x8, xme::MacroblockMode::p16x8,
                                               xme::MacroblockMode::p8x16, xme::MacroblockMode::p16x16};
         for (std::size_t m = 0; m < 4; ++m) {
-            for (auto& partition : macroblocks[m].partitions) partition.mv = {quarter(rng), quarter(rng)};
+            for (auto& partition : macroblocks[m].partitions) {
+                partition.mv_x = static_cast<std::int16_t>(quarter(rng));
+                partition.mv_y = static_cast<std::int16_t>(quarter(rng));
+            }
             macroblocks[m].decision.mode = modes[m];
             macroblocks[m].decision.sub_modes = {xme::SubMode::p4x4, xme::SubMode::p8x4, xme::SubMode::p8x8,
                                                  xme::SubMode::p4x8};
@@ -133,7 +136,7 @@ TEST_SUITE("reference") {
         Plane copy = prediction;
         for (int y = 0; y < 20; ++y) {
             for (int x = 0; x < 24; ++x) {
-                const xme::MacroblockResult& mb =
+                const xme::MacroblockMotion& mb =
                     macroblocks[static_cast<std::size_t>((y / 16) * 2 + x / 16)];
                 int covering = -1;
                 for (const int index : xme::partitions_of_mode(mb.decision.mode, mb.decision.sub_modes)) {
@@ -142,10 +145,10 @@ TEST_SUITE("reference") {
                         covering = index;
                 }
                 REQUIRE(covering >= 0);
-                CHECK(copy.at(x, y) ==
-                      ref::predicted_sample(reference.view(), x, y,
-                                            mb.partitions[static_cast<std::size_t>(covering)].mv,
-                                            Interpolation::h264));
+                const xme::BlockMotion& motion = mb.partitions[static_cast<std::size_t>(covering)];
+                CHECK(copy.at(x, y) == ref::predicted_sample(reference.view(), x, y,
+                                                             {motion.mv_x, motion.mv_y},
+                                                             Interpolation::h264));
             }
         }
     }

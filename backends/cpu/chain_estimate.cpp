@@ -15,7 +15,9 @@ ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& va
     : params_(params),
       kernels_(operation_kernels_for(variant)),
       threads_(threads),
-      scratch_(static_cast<std::size_t>(threads)) {}
+      partition_kernel_(partition_candidates_for(variant)),
+      scratch_(static_cast<std::size_t>(threads)),
+      partition_scratch_(params.partitions == Partitions::all ? static_cast<std::size_t>(threads) : 0) {}
 
 const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
     for (auto& slot : slots_) {
@@ -84,8 +86,16 @@ BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector
             static_cast<std::uint32_t>(final.cost), candidates};
 }
 
-BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor, QpelScratch& scratch) const {
+void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field) {
     const IntegerBlock block = block_at(bx, by, predictor);
+    const auto slot = static_cast<std::size_t>(thread);
+    if (params_.partitions == Partitions::all) {
+        MacroblockMotion& macroblock = field.macroblocks[static_cast<std::size_t>(by * field.blocks_x + bx)];
+        macroblock = partition_search(block, partition_kernel_, params_.subpel == Subpel::qpel,
+                                      partition_scratch_[slot]);
+        field.at(bx, by) = macroblock.partitions[0];  // SPEC §8: the predictors read the 16x16 partition
+        return;
+    }
     IntegerResult integer;
     switch (params_.search) {
         case SearchMethod::full:
@@ -104,7 +114,7 @@ BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor,
             integer = tz_search(block);
             break;
     }
-    return refine_block(block, integer.pel, integer.cost, integer.candidates, scratch);
+    field.at(bx, by) = refine_block(block, integer.pel, integer.cost, integer.candidates, scratch_[slot]);
 }
 
 MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* previous) {
@@ -115,6 +125,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
         (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
         throw Error(ErrorKind::invalid_argument, "the previous pair's result has another block grid");
     }
+    if (params_.partitions == Partitions::all) field.macroblocks.resize(field.blocks.size());
     const int bx_count = field.blocks_x;
     const int by_count = field.blocks_y;
     const auto predictor_of = [&](int bx, int by) -> MotionVector {
@@ -134,8 +145,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
 #pragma omp parallel for num_threads(threads_) schedule(dynamic)
             for (int by = by_low; by <= by_high; ++by) {
                 const int bx = t - 2 * by;
-                field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
-                                                scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+                search_block(bx, by, predictor_of(bx, by), omp_get_thread_num(), field);
             }
         }
     } else {
@@ -144,8 +154,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
         for (int i = 0; i < blocks; ++i) {
             const int bx = i % bx_count;
             const int by = i / bx_count;
-            field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
-                                            scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+            search_block(bx, by, predictor_of(bx, by), omp_get_thread_num(), field);
         }
     }
     for (const BlockMotion& m : field.blocks) {

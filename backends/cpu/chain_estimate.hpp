@@ -9,6 +9,7 @@
 
 #include "cpu_kernels.hpp"
 #include "integer_search.hpp"
+#include "partition_search.hpp"
 #include "subpel_refine.hpp"
 #include "xme/device.hpp"
 
@@ -26,8 +27,8 @@ public:
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
-    [[nodiscard]] BlockMotion search_block(int bx, int by, MotionVector predictor,
-                                           QpelScratch& scratch) const;
+    // The block's result into `field` (with partitions, its macroblock's too), from thread `thread`.
+    void search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field);
     [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
                                            std::uint64_t integer_cost, std::uint32_t candidates,
                                            QpelScratch& scratch) const;
@@ -49,7 +50,9 @@ private:
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;
     std::optional<MeanPyramid> pyramid_;
-    std::vector<QpelScratch> scratch_;  // one per thread
+    PartitionCandidates partition_kernel_;
+    std::vector<QpelScratch> scratch_;                 // one per thread
+    std::vector<PartitionScratch> partition_scratch_;  // one per thread, with partitions
     int padded_width_ = 0;
     int padded_height_ = 0;
 };

@@ -73,7 +73,8 @@ private:
 // The fast full search's SIMD kernels cover the integer search of fs without a rate term or predictor;
 // every other chain runs on the operations path (chain_estimate.hpp).
 bool fast_full_search(const SearchParams& params) {
-    return params.search == SearchMethod::full && params.lambda == 0 && params.predictor == Predictor::none;
+    return params.search == SearchMethod::full && params.lambda == 0 && params.predictor == Predictor::none &&
+           params.partitions == Partitions::none;
 }
 
 class CpuSession final : public SynchronousSession {
@@ -229,7 +230,7 @@ public:
         return measure_kernel_sad_peak(info_.variants.front());
     }
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
-        // Every chain of SPEC §8-§11, bit-exact with the reference.
+        // Every chain of SPEC §8-§11, partitions (§9) included, bit-exact with the reference.
         static_cast<void>(options);
         return Support::yes();
     }

@@ -48,23 +48,27 @@ constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}
 
 }  // namespace
 
-SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, QpelScratch& scratch) {
-    const int size = block.size;
-    const int n = size + 2;  // integer positions ix - 1 .. ix + size, the last one for H, M, m and s
-    const int width = (n + 7) / 8 * 8;  // whole vectors: the columns past n are filtered, never read
-    const auto plane_bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(n);
+SubpelResult refine_qpel(const IntegerBlock& block, int x, int y, int width, int height,
+                         MotionVector integer_pel, QpelScratch& scratch) {
+    // Integer positions ix - 1 .. ix + width (and the same rows), the last one for H, M, m and s.
+    const int columns = width + 2;
+    const int rows = height + 2;
+    const int plane_width =
+        (columns + 7) / 8 * 8;  // whole vectors: the columns past `columns` are never read
+    const auto plane_bytes = static_cast<std::size_t>(plane_width) * static_cast<std::size_t>(rows);
     scratch.planes.resize(3 * plane_bytes);
-    scratch.filter.resize(half_pel_scratch_words(width, n));
+    scratch.filter.resize(half_pel_scratch_words(plane_width, rows));
 
     const std::ptrdiff_t stride = block.reference->stride();
     const std::uint8_t* source =
-        block.reference->block(block.x + integer_pel.x - 3, block.y + integer_pel.y - 3, width + 5, n + 5) +
+        block.reference->block(x + integer_pel.x - 3, y + integer_pel.y - 3, plane_width + 5, rows + 5) +
         2 * stride + 2;
     std::uint8_t* planes = scratch.planes.data();
-    block.kernels->half_pel_planes(source, stride, width, n, planes, planes + plane_bytes,
+    block.kernels->half_pel_planes(source, stride, plane_width, rows, planes, planes + plane_bytes,
                                    planes + 2 * plane_bytes, scratch.filter.data());
-    const Neighbourhood area{source, stride, planes, planes + plane_bytes, planes + 2 * plane_bytes, width};
-    const std::uint8_t* current = block.current->block(block.x, block.y, size, size);
+    const Neighbourhood area{source,     stride, planes, planes + plane_bytes, planes + 2 * plane_bytes,
+                             plane_width};
+    const std::uint8_t* current = block.current->block(x, y, width, height);
 
     const auto satd_at = [&](MotionVector mv) {
         const int col = (mv.x >> 2) - integer_pel.x + 1;
@@ -75,7 +79,7 @@ SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, Qp
         const Tap tp = area.at(p.plane, col + p.col, row + p.row);
         const Tap tq = area.at(q.plane, col + q.col, row + q.row);
         return block.kernels->satd(current, block.current->stride(), tp.origin, tp.stride, tq.origin,
-                                   tq.stride, size, size);
+                                   tq.stride, width, height);
     };
     // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it): its SATD
     // is remembered rather than recomputed.

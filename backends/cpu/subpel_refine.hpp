@@ -25,8 +25,14 @@ struct QpelScratch {
     std::vector<std::uint8_t> planes;
     std::vector<std::int32_t> filter;
 };
-[[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
-                                       QpelScratch& scratch);
+// SPEC §10 over the width x height rectangle at (x, y) of the current frame: a §9 partition of `block`'s
+// macroblock, whose validity test and rate term are the macroblock's (block's).
+[[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, int x, int y, int width, int height,
+                                       MotionVector integer_pel, QpelScratch& scratch);
+[[nodiscard]] inline SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
+                                              QpelScratch& scratch) {
+    return refine_qpel(block, block.x, block.y, block.size, block.size, integer_pel, scratch);
+}
 
 // The best of `centre` and its 8 neighbours centre + step * (s, t) that are valid, by SPEC §8's key with
 // J = distortion(mv) + weight * R(mv - p); the centre is always costed.

@@ -9,22 +9,26 @@ namespace {
 
 // The distortion of the field's kind at a block's vector. Tolerances apply to chains without a rate
 // term (SPEC §6: only filtered half-pel samples differ, and no device with them supports lambda > 0).
-std::uint32_t reference_cost(PlaneView reference, PlaneView current, const SearchParams& params, int bx, int by,
-                             const BlockMotion& motion) {
+std::uint32_t reference_cost(PlaneView reference, PlaneView current, const SearchParams& params, int bx,
+                             int by, const BlockMotion& motion) {
     const int b = params.block_size;
     const int x = bx * b;
     const int y = by * b;
     switch (cost_kind_of(params).distortion) {
-    case Distortion::cost4: return reference::cost4(reference, current, x, y, b, motion.mv_x, motion.mv_y);
-    case Distortion::satd: return reference::satd(reference, current, x, y, b, b, {motion.mv_x, motion.mv_y});
-    case Distortion::sad: break;
+        case Distortion::cost4:
+            return reference::cost4(reference, current, x, y, b, motion.mv_x, motion.mv_y);
+        case Distortion::satd:
+            return reference::satd(reference, current, x, y, b, b, {motion.mv_x, motion.mv_y});
+        case Distortion::sad:
+            break;
     }
     return reference::sad(reference, current, x, y, b, motion.mv_x / 4, motion.mv_y / 4);
 }
 
 void require_no_rate_under_tolerance(const SearchParams& params, std::uint32_t tolerance) {
     if (tolerance > 0 && params.lambda > 0) {
-        throw Error(ErrorKind::unsupported, "a tolerance (SPEC §6) applies only to chains without a rate term");
+        throw Error(ErrorKind::unsupported,
+                    "a tolerance (SPEC §6) applies only to chains without a rate term");
     }
 }
 
@@ -33,17 +37,31 @@ void require_no_rate_under_tolerance(const SearchParams& params, std::uint32_t t
 Agreement compare_fields(PlaneView reference, PlaneView current, const SearchParams& params,
                          const MotionField& expected, const MotionField& actual, std::uint32_t tolerance) {
     if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||
-        expected.cost_kind != actual.cost_kind) {
-        throw Error(ErrorKind::mismatch, "motion fields of different shapes or cost kinds cannot be compared");
+        expected.cost_kind != actual.cost_kind || expected.macroblocks.size() != actual.macroblocks.size()) {
+        throw Error(ErrorKind::mismatch,
+                    "motion fields of different shapes or cost kinds cannot be compared");
     }
     require_no_rate_under_tolerance(params, tolerance);
     Agreement agreement;
     for (int by = 0; by < expected.blocks_y; ++by) {
         for (int bx = 0; bx < expected.blocks_x; ++bx) {
             ++agreement.blocks_compared;
-            const BlockMotion& e = expected.at(bx, by);
-            const BlockMotion& a = actual.at(bx, by);
-            if (e == a) continue;
+            BlockMotion e = expected.at(bx, by);
+            BlockMotion a = actual.at(bx, by);
+            if (e == a && !expected.macroblocks.empty()) {
+                // SPEC §9: the 16x16 partitions agree; the first other partition or decision that does
+                // not is the mismatch.
+                const auto i = static_cast<std::size_t>(by * expected.blocks_x + bx);
+                const MacroblockMotion& em = expected.macroblocks[i];
+                const MacroblockMotion& am = actual.macroblocks[i];
+                if (em == am) continue;
+                for (std::size_t p = 0; p < em.partitions.size() && e == a; ++p) {
+                    e = em.partitions[p];
+                    a = am.partitions[p];
+                }
+            } else if (e == a) {
+                continue;
+            }
             ++agreement.blocks_different;
             BlockMismatch mismatch{bx, by, e, a, e.cost, a.cost};
             // Under a tolerance the candidate counts of full search still agree; vectors may differ.
@@ -81,12 +99,12 @@ Agreement check_reported_costs(PlaneView reference, PlaneView current, const Sea
 
 std::string describe(const BlockMismatch& m, int block_size) {
     auto vector = [](const BlockMotion& b) {
-        return "(" + std::to_string(b.mv_x) + "," + std::to_string(b.mv_y) + ") cost " + std::to_string(b.cost) +
-               ", " + std::to_string(b.candidates) + " candidates";
+        return "(" + std::to_string(b.mv_x) + "," + std::to_string(b.mv_y) + ") cost " +
+               std::to_string(b.cost) + ", " + std::to_string(b.candidates) + " candidates";
     };
     return "block (" + std::to_string(m.block_x) + "," + std::to_string(m.block_y) + ") at pixel (" +
-           std::to_string(m.block_x * block_size) + "," + std::to_string(m.block_y * block_size) + "): " +
-           vector(m.expected) + " vs " + vector(m.actual);
+           std::to_string(m.block_x * block_size) + "," + std::to_string(m.block_y * block_size) +
+           "): " + vector(m.expected) + " vs " + vector(m.actual);
 }
 
 }  // namespace xme

@@ -6,7 +6,8 @@
 
 namespace xme {
 
-MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneView reference, PlaneView current) {
+MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneView reference,
+                          PlaneView current) {
     auto session = device.open_session(options);
     session->submit({0, reference, 1, current});
     return session->receive().field;
@@ -15,13 +16,15 @@ MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneVi
 void SynchronousSession::submit(const FramePair& pair) { done_.push_back(compute(pair)); }
 
 PairResult SynchronousSession::receive() {
-    if (done_.empty()) throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+    if (done_.empty())
+        throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
     PairResult result = std::move(done_.front());
     done_.pop_front();
     return result;
 }
 
-Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options, std::uint32_t halfpel_tolerance) {
+Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
+                                std::uint32_t halfpel_tolerance) {
     const SearchParams& p = options.params;
     std::string missing;
     const auto lacks = [&](bool condition, const std::string& what) {
@@ -29,11 +32,14 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
     };
     lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search");
     lacks(p.subpel == Subpel::qpel, "quarter-pel refinement");
+    lacks(p.partitions == Partitions::all, "the 41 partitions of SPEC §9");
     lacks(p.lambda > 0, "the rate term (lambda > 0)");
     lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
     if (missing.empty()) return Support::yes(p.subpel == Subpel::hpel ? halfpel_tolerance : 0);
-    return Support::no(device.name + " computes fs and fs+hpel only, without " + missing +
-                       ": run this chain with --backend reference (the scalar oracle: slow)");
+    return Support::no(
+        device.name + " computes fs and fs+hpel only, without " + missing +
+        ": run this chain with --backend cpu (it computes every chain) or --backend reference (the "
+        "scalar oracle: slow)");
 }
 
 void require_supported(const Support& support) {
@@ -45,7 +51,8 @@ std::string checked_variant(const DeviceInfo& device, const SessionOptions& opti
     if (options.width < 1 || options.height < 1 || options.width > max_frame_dimension ||
         options.height > max_frame_dimension) {
         throw Error(ErrorKind::unsupported, "frame size " + std::to_string(options.width) + "x" +
-                                                std::to_string(options.height) + " is not supported: width and height must be 1.." +
+                                                std::to_string(options.height) +
+                                                " is not supported: width and height must be 1.." +
                                                 std::to_string(max_frame_dimension));
     }
     if (options.variant.empty()) return device.variants.empty() ? std::string{} : device.variants.front();
@@ -54,8 +61,8 @@ std::string checked_variant(const DeviceInfo& device, const SessionOptions& opti
     }
     std::string allowed;
     for (const auto& v : device.variants) allowed += (allowed.empty() ? "" : ", ") + v;
-    throw Error(ErrorKind::invalid_argument, "device " + device.name + " has no variant '" + options.variant +
-                                                 "': use one of " + allowed);
+    throw Error(ErrorKind::invalid_argument,
+                "device " + device.name + " has no variant '" + options.variant + "': use one of " + allowed);
 }
 
 }  // namespace xme

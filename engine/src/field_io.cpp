@@ -19,23 +19,105 @@
 namespace xme {
 namespace {
 
-constexpr int columns = 9;  // frame, x, y, mv_x, mv_y, cost, cost_scale, cost_kind, candidates
+constexpr int block_columns = 9;  // frame, x, y, mv_x, mv_y, cost, cost_scale, cost_kind, candidates
+constexpr int partition_columns = block_columns + 6;  // + partition, part_x, part_y, width, height, chosen
 constexpr int cost_kind_column = 7;
 
-// One block's row, in the column order both formats share.
-std::array<std::int64_t, columns> block_row(std::int64_t frame_index, const MotionField& field, int bx,
-                                            int by) {
-    const BlockMotion& block = field.at(bx, by);
+int column_count(FieldLayout layout) {
+    return layout == FieldLayout::partitions ? partition_columns : block_columns;
+}
+
+using Row = std::array<std::int64_t, partition_columns>;  // block rows use the first nine
+
+// One block's (or partition's) row, in the column order both formats share.
+Row motion_row(std::int64_t frame_index, const MotionField& field, int bx, int by,
+               const BlockMotion& motion) {
     return {frame_index,
             std::int64_t{bx} * field.block_size,
             std::int64_t{by} * field.block_size,
-            block.mv_x,
-            block.mv_y,
-            block.cost,
+            motion.mv_x,
+            motion.mv_y,
+            motion.cost,
             field.cost_scale(),
             cost_kind_code(field.cost_kind),
-            block.candidates};
+            motion.candidates};
 }
+
+void check_shape(std::int64_t frame_index, const MotionField& field, FieldLayout layout) {
+    const auto blocks = static_cast<std::size_t>(field.blocks_x) * static_cast<std::size_t>(field.blocks_y);
+    std::string problem;
+    if (field.blocks_x < 0 || field.blocks_y < 0 || field.blocks.size() != blocks) {
+        problem = "its field has " + std::to_string(field.blocks.size()) + " blocks, not " +
+                  std::to_string(field.blocks_x) + "x" + std::to_string(field.blocks_y);
+    } else if (layout == FieldLayout::partitions && field.macroblocks.size() != blocks) {
+        problem = "the file holds partitions and the field has " + std::to_string(field.macroblocks.size()) +
+                  " macroblocks of partitions, not " + std::to_string(blocks);
+    } else if (layout == FieldLayout::blocks && !field.macroblocks.empty()) {
+        problem = "the field has partitions and the file holds one row per block";
+    }
+    if (!problem.empty()) {
+        throw Error(ErrorKind::invalid_argument,
+                    "cannot write frame " + std::to_string(frame_index) + ": " + problem);
+    }
+}
+
+// Every row of one frame, in the file's order: blocks row-major; with partitions, each macroblock's 41.
+template <class Visit>
+void for_each_row(std::int64_t frame_index, const MotionField& field, FieldLayout layout, Visit visit) {
+    check_shape(frame_index, field, layout);
+    for (int by = 0; by < field.blocks_y; ++by) {
+        for (int bx = 0; bx < field.blocks_x; ++bx) {
+            if (layout == FieldLayout::blocks) {
+                visit(motion_row(frame_index, field, bx, by, field.at(bx, by)));
+                continue;
+            }
+            const MacroblockMotion& macroblock =
+                field.macroblocks[static_cast<std::size_t>(by) * static_cast<std::size_t>(field.blocks_x) +
+                                  static_cast<std::size_t>(bx)];
+            std::array<bool, partition_count> chosen{};
+            for (const int index :
+                 partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes))
+                chosen[static_cast<std::size_t>(index)] = true;
+            for (const Partition& partition : macroblock_partitions) {
+                const auto index = static_cast<std::size_t>(partition.index);
+                Row row = motion_row(frame_index, field, bx, by, macroblock.partitions[index]);
+                row[block_columns + 0] = partition.index;
+                row[block_columns + 1] = row[1] + partition.x;
+                row[block_columns + 2] = row[2] + partition.y;
+                row[block_columns + 3] = partition.width;
+                row[block_columns + 4] = partition.height;
+                row[block_columns + 5] = chosen[index] ? 1 : 0;
+                visit(row);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::string field_csv_header(FieldLayout layout) {
+    return layout == FieldLayout::partitions ? "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates,"
+                                               "partition,part_x,part_y,width,height,"
+                                               "chosen\n"
+                                             : "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
+}
+
+std::string field_csv_rows(std::int64_t frame_index, const MotionField& field, FieldLayout layout) {
+    std::string text;
+    const int columns = column_count(layout);
+    for_each_row(frame_index, field, layout, [&](const Row& row) {
+        for (int column = 0; column < columns; ++column) {
+            if (column > 0) text += ',';
+            // The cost kind by name in CSV ("satd+rate"); NPY holds its code.
+            text += column == cost_kind_column ? to_string(field.cost_kind)
+                                               : std::to_string(row[static_cast<std::size_t>(column)]);
+        }
+        text += '\n';
+    });
+    return text;
+}
+
+namespace {
 
 // A file written with plain POSIX calls, so that a failed write can be undone exactly: the file
 // is cut back to the end of the last whole frame (no stdio buffer holds a half-written row).
@@ -50,17 +132,6 @@ public:
     FileFieldWriter& operator=(const FileFieldWriter&) = delete;
 
 protected:
-    void check_shape(std::int64_t frame_index, const MotionField& field) const {
-        if (field.blocks_x < 0 || field.blocks_y < 0 ||
-            field.blocks.size() !=
-                static_cast<std::size_t>(field.blocks_x) * static_cast<std::size_t>(field.blocks_y)) {
-            throw Error(ErrorKind::invalid_argument,
-                        "cannot write frame " + std::to_string(frame_index) + " to " + path_ +
-                            ": its field has " + std::to_string(field.blocks.size()) + " blocks, not " +
-                            std::to_string(field.blocks_x) + "x" + std::to_string(field.blocks_y));
-        }
-    }
-
     // Writes all of `bytes` at `offset`; a full disk or a file-size limit is reported here, with the
     // OS's reason, after the file has been cut back to its last whole frame.
     void put(std::string_view bytes, off_t offset) {
@@ -109,28 +180,18 @@ private:
 
 class CsvFieldWriter final : public FileFieldWriter {
 public:
-    explicit CsvFieldWriter(const std::string& path) : FileFieldWriter(path) {
-        append("frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n");
+    CsvFieldWriter(const std::string& path, FieldLayout layout) : FileFieldWriter(path), layout_(layout) {
+        append(field_csv_header(layout));
         commit();
     }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
-        check_shape(frame_index, field);
-        std::string text;
-        for (int by = 0; by < field.blocks_y; ++by) {
-            for (int bx = 0; bx < field.blocks_x; ++bx) {
-                const auto row = block_row(frame_index, field, bx, by);
-                for (std::size_t column = 0; column < row.size(); ++column) {
-                    if (column > 0) text += ',';
-                    // The cost kind by name in CSV ("satd+rate"); NPY holds its code.
-                    text += column == cost_kind_column ? to_string(field.cost_kind) : std::to_string(row[column]);
-                }
-                text += '\n';
-            }
-        }
-        append(text);
+        append(field_csv_rows(frame_index, field, layout_));
         commit();
     }
+
+private:
+    FieldLayout layout_;
 };
 
 // NPY format 1.0: magic, version, a little-endian uint16 header length, then a Python dict literal
@@ -138,26 +199,25 @@ public:
 // the shape can be rewritten in place after every frame.
 class NpyFieldWriter final : public FileFieldWriter {
 public:
-    explicit NpyFieldWriter(const std::string& path) : FileFieldWriter(path) {
+    NpyFieldWriter(const std::string& path, FieldLayout layout)
+        : FileFieldWriter(path), columns_(column_count(layout)), layout_(layout) {
         append(header(0));
         commit();
     }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
-        check_shape(frame_index, field);
         std::string data;
-        data.reserve(field.blocks.size() * columns * 4);
-        for (int by = 0; by < field.blocks_y; ++by) {
-            for (int bx = 0; bx < field.blocks_x; ++bx) {
-                for (std::int64_t value : block_row(frame_index, field, bx, by))
-                    append_int32(data, value, frame_index);
-            }
-        }
+        std::int64_t rows = 0;
+        for_each_row(frame_index, field, layout_, [&](const Row& row) {
+            for (int column = 0; column < columns_; ++column)
+                append_int32(data, row[static_cast<std::size_t>(column)], frame_index);
+            ++rows;
+        });
         // Data first, shape second: if the process dies in between, the file still holds the old
         // shape, and numpy ignores the bytes past it.
         append(data);
-        write_header(rows_ + static_cast<std::int64_t>(field.blocks.size()));
-        rows_ += static_cast<std::int64_t>(field.blocks.size());
+        write_header(rows_ + rows);
+        rows_ += rows;
         commit();
     }
 
@@ -165,9 +225,9 @@ private:
     static constexpr std::size_t header_size = 128;
 
     // The header of an array of `rows` rows.
-    static std::string header(std::int64_t rows) {
+    std::string header(std::int64_t rows) const {
         std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
-                           ", " + std::to_string(columns) + "), }";
+                           ", " + std::to_string(columns_) + "), }";
         static constexpr char prelude[] = "\x93NUMPY\x01\x00";
         constexpr std::size_t prelude_size = sizeof prelude - 1 + 2;  // + the uint16 length
         dict.resize(header_size - prelude_size - 1, ' ');
@@ -201,6 +261,8 @@ private:
         for (int shift = 0; shift < 32; shift += 8) data += static_cast<char>((bits >> shift) & 0xff);
     }
 
+    int columns_;
+    FieldLayout layout_;
     std::int64_t rows_ = 0;
 };
 
@@ -213,10 +275,10 @@ std::string lowercase_extension(const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<FieldWriter> open_field_writer(const std::string& path) {
+std::unique_ptr<FieldWriter> open_field_writer(const std::string& path, FieldLayout layout) {
     const std::string ext = lowercase_extension(path);
-    if (ext == ".csv") return std::make_unique<CsvFieldWriter>(path);
-    if (ext == ".npy") return std::make_unique<NpyFieldWriter>(path);
+    if (ext == ".csv") return std::make_unique<CsvFieldWriter>(path, layout);
+    if (ext == ".npy") return std::make_unique<NpyFieldWriter>(path, layout);
     const std::string what = ext.empty() ? "no extension" : "unknown extension '" + ext + "'";
     throw Error(ErrorKind::invalid_argument,
                 "cannot write motion fields to " + path + ": " + what + "; use .csv or .npy");

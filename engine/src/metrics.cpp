@@ -27,8 +27,22 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
     FrameMetrics metrics;
     const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
     for (std::size_t i = 0; i < field.blocks.size(); ++i) {
-        const BlockMotion& block = field.blocks[i];
-        metrics.rate_bits += static_cast<std::uint64_t>(rate_bits({block.mv_x, block.mv_y}, predictors[i]));
+        const auto bits = [&](const BlockMotion& block) {
+            return static_cast<std::uint64_t>(rate_bits({block.mv_x, block.mv_y}, predictors[i]));
+        };
+        if (field.macroblocks.empty()) {
+            metrics.rate_bits += bits(field.blocks[i]);
+            continue;
+        }
+        // SPEC §9: the vectors of the chosen mode's partitions, each against the macroblock's predictor.
+        const MacroblockMotion& macroblock = field.macroblocks[i];
+        ++metrics.modes[static_cast<std::size_t>(macroblock.decision.mode)];
+        if (macroblock.decision.mode == MacroblockMode::p8x8) {
+            for (const SubMode sub_mode : macroblock.decision.sub_modes)
+                ++metrics.sub_modes[static_cast<std::size_t>(sub_mode)];
+        }
+        for (const int index : partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes))
+            metrics.rate_bits += bits(macroblock.partitions[static_cast<std::size_t>(index)]);
     }
     metrics.total_cost = field.total_cost();
     metrics.cost_kind = field.cost_kind;

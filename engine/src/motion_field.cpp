@@ -27,6 +27,11 @@ MotionField::MotionField(int frame_width, int frame_height, int block, CostKind 
       blocks(static_cast<std::size_t>(blocks_x) * static_cast<std::size_t>(blocks_y)) {}
 
 std::uint64_t MotionField::total_cost() const {
+    if (!macroblocks.empty()) {
+        return std::accumulate(
+            macroblocks.begin(), macroblocks.end(), std::uint64_t{0},
+            [](std::uint64_t sum, const MacroblockMotion& m) { return sum + m.decision.cost; });
+    }
     return std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0},
                            [](std::uint64_t sum, const BlockMotion& b) { return sum + b.cost; });
 }

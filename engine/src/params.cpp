@@ -21,6 +21,7 @@ constexpr Names<SearchMethod, 5> search_names{{{SearchMethod::full, "fs"},
                                                {SearchMethod::test_zone, "tz"}}};
 constexpr Names<Subpel, 3> subpel_names{
     {{Subpel::none, "none"}, {Subpel::hpel, "hpel"}, {Subpel::qpel, "qpel"}}};
+constexpr Names<Partitions, 2> partitions_names{{{Partitions::none, "none"}, {Partitions::all, "all"}}};
 constexpr Names<Predictor, 3> predictor_names{
     {{Predictor::none, "none"}, {Predictor::temporal, "temporal"}, {Predictor::spatial, "spatial"}}};
 constexpr Names<WindowCentre, 2> centre_names{
@@ -66,6 +67,20 @@ void SearchParams::validate() const {
             "--refresh");
     require(centre == WindowCentre::zero || predictor != Predictor::none,
             "centring the window on the predictor needs a predictor: add --predictor temporal or spatial");
+    if (partitions == Partitions::all) {
+        require(block_size == 16,
+                "partitions (SPEC §9) are those of a 16x16 macroblock: use --block 16 with "
+                "--partitions all (block " +
+                    std::to_string(block_size) + " given)");
+        require(search == SearchMethod::full,
+                "partitions (SPEC §9) are searched over the macroblock's whole window, which only the full "
+                "search (fs) defines; refining them from a fast search's 16x16 result is not in SPEC: use "
+                "--search fs with --partitions all");
+        require(
+            subpel != Subpel::hpel,
+            "partitions (SPEC §9) are refined with the quarter-pel of SPEC §10, not the bilinear half-pel "
+            "of §4: use --subpel qpel or none with --partitions all");
+    }
     // SPEC §11: the pyramid's top level searches blocks of B/4.
     require(search != SearchMethod::ehds || block_size >= 8,
             "ehds searches blocks of B/2 and B/4 on its pyramid (SPEC §11): use a block size of 8 or more");
@@ -73,30 +88,47 @@ void SearchParams::validate() const {
 
 std::string chain_name(const SearchParams& params) {
     std::string name(to_string(params.search));
+    if (params.partitions == Partitions::all) name += "+p41";
     if (params.subpel != Subpel::none) name += "+" + std::string(to_string(params.subpel));
     return name;
 }
 
 void apply_chain_name(SearchParams& params, std::string_view name) {
-    const auto plus = name.find('+');
-    params.search = parse_search_method(name.substr(0, plus));
-    params.subpel = plus == std::string_view::npos ? Subpel::none : parse_subpel(name.substr(plus + 1));
-    if (params.subpel == Subpel::none && plus != std::string_view::npos) {
+    const auto refuse = [&] {
         throw Error(ErrorKind::invalid_argument,
                     "unknown chain '" + std::string(name) +
-                        "': use SEARCH or SEARCH+hpel or SEARCH+qpel, e.g. fs+hpel");
+                        "': use SEARCH, SEARCH+hpel or SEARCH+qpel, e.g. fs+hpel; fs+p41 or fs+p41+qpel for "
+                        "partitions");
+    };
+    auto plus = name.find('+');
+    params.search = parse_search_method(name.substr(0, plus));
+    params.partitions = Partitions::none;
+    params.subpel = Subpel::none;
+    std::string_view rest = plus == std::string_view::npos ? std::string_view{} : name.substr(plus + 1);
+    if (plus != std::string_view::npos && rest.empty()) refuse();
+    if (rest.starts_with("p41")) {
+        params.partitions = Partitions::all;
+        rest.remove_prefix(3);
+        if (rest.empty()) return;
+        if (rest.front() != '+' || rest.size() == 1) refuse();
+        rest.remove_prefix(1);
     }
+    if (rest.empty()) return;
+    params.subpel = parse_subpel(rest);
+    if (params.subpel == Subpel::none) refuse();
 }
 
 BorderMode parse_border_mode(std::string_view name) { return parse(border_names, name, "border mode"); }
 SearchMethod parse_search_method(std::string_view name) { return parse(search_names, name, "search"); }
 Subpel parse_subpel(std::string_view name) { return parse(subpel_names, name, "sub-pel refinement"); }
+Partitions parse_partitions(std::string_view name) { return parse(partitions_names, name, "partitions"); }
 Predictor parse_predictor(std::string_view name) { return parse(predictor_names, name, "predictor"); }
 WindowCentre parse_window_centre(std::string_view name) { return parse(centre_names, name, "window centre"); }
 
 std::string_view to_string(BorderMode border) { return name_of(border_names, border); }
 std::string_view to_string(SearchMethod search) { return name_of(search_names, search); }
 std::string_view to_string(Subpel subpel) { return name_of(subpel_names, subpel); }
+std::string_view to_string(Partitions partitions) { return name_of(partitions_names, partitions); }
 std::string_view to_string(Predictor predictor) { return name_of(predictor_names, predictor); }
 std::string_view to_string(WindowCentre centre) { return name_of(centre_names, centre); }
 

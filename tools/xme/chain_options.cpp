@@ -9,7 +9,9 @@ void add_chain_options(CLI::App& cmd, ChainOptions& o, bool several) {
     const std::string list = several ? " (comma-separated)" : "";
     auto* algo = cmd.add_option(
         "--algo" + std::string(several ? "s" : ""), o.algorithms,
-        "Chain shorthand: SEARCH or SEARCH+hpel or SEARCH+qpel, e.g. fs, fs+hpel, tz+qpel" + list);
+        "Chain shorthand: SEARCH or SEARCH+hpel or SEARCH+qpel, e.g. fs, fs+hpel, tz+qpel; fs+p41 and "
+        "fs+p41+qpel for the 41 partitions" +
+            list);
     auto* search =
         cmd.add_option("--search", o.searches, "Integer search: fs (full), dia, hex, ehds, tz" + list);
     auto* subpel = cmd.add_option(
@@ -21,7 +23,12 @@ void add_chain_options(CLI::App& cmd, ChainOptions& o, bool several) {
         else
             option->expected(1);
     }
-    algo->excludes(search)->excludes(subpel);
+    auto* partitions =
+        cmd.add_option("--partitions", o.partitions,
+                       "none, or all: the 41 partitions of every 16x16 macroblock and the mode "
+                       "decision (SPEC §9; block 16, fs, subpel none or qpel)")
+            ->capture_default_str();
+    algo->excludes(search)->excludes(subpel)->excludes(partitions);
     auto* lambda =
         cmd.add_option("--lambda", o.lambda, "Rate weight of SPEC §8 (0..65535; default 0: distortion only)");
     auto* qp = cmd.add_option("--qp", o.qp, "Lambda from an H.264 quantiser, 0..51 (SPEC §8's table)");
@@ -42,6 +49,7 @@ std::vector<SearchParams> chains_from(const ChainOptions& o, const SearchParams&
     params.predictor = parse_predictor(o.predictor);
     params.centre = parse_window_centre(o.centre);
     params.refresh = o.refresh;
+    params.partitions = parse_partitions(o.partitions);
     std::vector<SearchParams> chains;
     if (!o.algorithms.empty()) {
         for (const auto& name : o.algorithms) {

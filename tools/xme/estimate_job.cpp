@@ -91,14 +91,15 @@ void take_reader_notices(VideoReader& reader, EstimateReport& report, bool& fram
     }
 }
 
-std::unique_ptr<FieldWriter> open_writer(const std::string& output) {
+std::unique_ptr<FieldWriter> open_writer(const std::string& output, FieldLayout layout) {
     if (output.empty()) return nullptr;
-    return output == "-" ? open_stdout_csv_writer() : open_field_writer(output);
+    return output == "-" ? open_stdout_csv_writer(layout) : open_field_writer(output, layout);
 }
 
 void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoReader& reader,
                EstimateReport& report, bool& frames_lost) {
-    std::unique_ptr<FieldWriter> writer = open_writer(settings.output);
+    std::unique_ptr<FieldWriter> writer =
+        open_writer(settings.output, field_layout_of(settings.session.params));
     // Pairs to come: exact from a Y4M or raw file's size, an estimate from a container's header.
     std::int64_t total = report.video.frame_count >= 0 ? report.video.frame_count - settings.start - 1 : -1;
     if (settings.frames >= 0 && (total < 0 || settings.frames - 1 < total)) total = settings.frames - 1;

@@ -30,13 +30,32 @@ nlohmann::json motion_json(const BlockMotion& m) {
     return {{"mv_x", m.mv_x}, {"mv_y", m.mv_y}, {"cost", m.cost}};
 }
 
+// SPEC §9's mode counts, by the modes' names; null without partitions.
+nlohmann::json mode_counts_json(const std::array<std::uint64_t, 4>& modes,
+                                const std::array<std::uint64_t, 4>& sub_modes, const SearchParams& p) {
+    if (p.partitions != Partitions::all) return nullptr;
+    nlohmann::json mode_json = nlohmann::json::object();
+    nlohmann::json sub_mode_json = nlohmann::json::object();
+    for (std::size_t i = 0; i < modes.size(); ++i) {
+        mode_json[to_string(static_cast<MacroblockMode>(i))] = modes[i];
+        sub_mode_json[to_string(static_cast<SubMode>(i))] = sub_modes[i];
+    }
+    return {{"macroblocks", mode_json}, {"quadrants_of_8x8", sub_mode_json}};
+}
+
 // The run as one row, comparable with another algorithm's on the same clip (and with xme bench's).
 nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) {
     double psnr = 0;
     std::uint64_t cost = 0;
     std::uint64_t bits = 0;
     std::uint64_t candidates = 0;
+    std::array<std::uint64_t, 4> modes{};
+    std::array<std::uint64_t, 4> sub_modes{};
     for (const auto& r : report.frames) {
+        for (std::size_t i = 0; i < modes.size(); ++i) {
+            modes[i] += r.metrics.modes[i];
+            sub_modes[i] += r.metrics.sub_modes[i];
+        }
         psnr += r.metrics.mc_psnr_db;
         cost += r.metrics.total_cost;
         bits += r.metrics.rate_bits;
@@ -50,7 +69,8 @@ nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) 
             {"total_cost", cost},
             {"cost_kind", to_string(cost_kind_of(p))},
             {"rate_bits", bits},
-            {"candidates_per_block", static_cast<double>(candidates) / blocks}};
+            {"candidates_per_block", static_cast<double>(candidates) / blocks},
+            {"modes", mode_counts_json(modes, sub_modes, p)}};
 }
 
 }  // namespace
@@ -85,6 +105,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
                           {"rate_bits", r.metrics.rate_bits},
                           {"mc_psnr_db", r.metrics.mc_psnr_db},
                           {"zero_psnr_db", r.metrics.zero_psnr_db},
+                          {"modes", mode_counts_json(r.metrics.modes, r.metrics.sub_modes, p)},
                           {"devices", per_device}});
     }
     nlohmann::json agreements = nlohmann::json::array();
@@ -129,6 +150,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"algorithm", chain_name(p)},
           {"search", to_string(p.search)},
           {"subpel", to_string(p.subpel)},
+          {"partitions", to_string(p.partitions)},
           {"lambda", p.lambda},
           {"predictor", to_string(p.predictor)},
           {"center", to_string(p.centre)},

@@ -12,22 +12,10 @@ namespace {
 
 class StdoutCsvWriter final : public FieldWriter {
 public:
-    StdoutCsvWriter() { put("frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n"); }
+    explicit StdoutCsvWriter(FieldLayout layout) : layout_(layout) { put(field_csv_header(layout)); }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
-        std::string text;
-        for (int by = 0; by < field.blocks_y; ++by) {
-            for (int bx = 0; bx < field.blocks_x; ++bx) {
-                const BlockMotion& block = field.at(bx, by);
-                text += std::to_string(frame_index) + ',' +
-                        std::to_string(std::int64_t{bx} * field.block_size) + ',' +
-                        std::to_string(std::int64_t{by} * field.block_size) + ',' +
-                        std::to_string(block.mv_x) + ',' + std::to_string(block.mv_y) + ',' +
-                        std::to_string(block.cost) + ',' + std::to_string(field.cost_scale()) + ',' +
-                        to_string(field.cost_kind) + ',' + std::to_string(block.candidates) + '\n';
-            }
-        }
-        put(text);
+        put(field_csv_rows(frame_index, field, layout_));
     }
 
 private:
@@ -37,10 +25,14 @@ private:
                                            std::strerror(errno));
         }
     }
+
+    FieldLayout layout_;
 };
 
 }  // namespace
 
-std::unique_ptr<FieldWriter> open_stdout_csv_writer() { return std::make_unique<StdoutCsvWriter>(); }
+std::unique_ptr<FieldWriter> open_stdout_csv_writer(FieldLayout layout) {
+    return std::make_unique<StdoutCsvWriter>(layout);
+}
 
 }  // namespace xme::cli

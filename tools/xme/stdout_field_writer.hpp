@@ -10,6 +10,6 @@ namespace xme::cli {
 
 // The columns and rows of open_field_writer's ".csv", flushed after every frame; a failed write
 // throws Error(io).
-[[nodiscard]] std::unique_ptr<FieldWriter> open_stdout_csv_writer();
+[[nodiscard]] std::unique_ptr<FieldWriter> open_stdout_csv_writer(FieldLayout layout);
 
 }  // namespace xme::cli

@@ -15,6 +15,18 @@ namespace xme {
     return static_cast<int>(kind.distortion) + (kind.with_rate ? 3 : 0);
 }
 
+// Which rows a file holds: one per block, or (SPEC §9) one per partition of every macroblock.
+enum class FieldLayout { blocks, partitions };
+[[nodiscard]] constexpr FieldLayout field_layout_of(const SearchParams& params) {
+    return params.partitions == Partitions::all ? FieldLayout::partitions : FieldLayout::blocks;
+}
+
+// The CSV text of open_field_writer's ".csv" (also what `-o -` prints): the header line, and one
+// frame's rows. Throws Error(invalid_argument) when the field does not have the layout's shape.
+[[nodiscard]] std::string field_csv_header(FieldLayout layout);
+[[nodiscard]] std::string field_csv_rows(std::int64_t frame_index, const MotionField& field,
+                                         FieldLayout layout);
+
 class FieldWriter {
 public:
     virtual ~FieldWriter() = default;
@@ -28,9 +40,14 @@ public:
 // - ".csv": header `frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates`, one row per block;
 //   x, y are the block's top-left pixel, mv in quarter-pel, cost_kind by name ("sad", "satd+rate"),
 //   candidates the integer candidates the search evaluated.
-// - ".npy": an int32 array of shape (rows, 9) with the same columns in the same order, cost_kind as
-//   cost_kind_code; loadable with numpy.load.
+//   With FieldLayout::partitions, one row per partition (41 per macroblock, in SPEC §9's order): the
+//   same nine columns (x, y the macroblock's top-left; mv, cost the partition's), then
+//   `partition,part_x,part_y,width,height,chosen`: the partition's index, its top-left pixel and size,
+//   and 1 when it is one of the partitions of the macroblock's chosen mode, else 0.
+// - ".npy": an int32 array of shape (rows, 9) (or (rows, 15)) with the same columns in the same order,
+//   cost_kind as cost_kind_code; loadable with numpy.load.
 // Throws Error(invalid_argument) for another extension, Error(io) when the file cannot be written.
-[[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path);
+[[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path,
+                                                             FieldLayout layout = FieldLayout::blocks);
 
 }  // namespace xme

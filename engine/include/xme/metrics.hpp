@@ -1,6 +1,7 @@
 // Quality of a motion field: how well the reference, moved by the vectors, predicts the frame.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "xme/frame.hpp"
@@ -12,9 +13,14 @@ struct FrameMetrics {
     std::uint64_t total_cost = 0;
     CostKind cost_kind;
     std::uint64_t candidates = 0;  // integer candidates evaluated, all blocks
-    std::uint64_t rate_bits = 0;   // SPEC §8's R(mv - p) summed over the blocks: the bits of the vectors
+    std::uint64_t rate_bits = 0;   // SPEC §8's R(mv - p) summed over the blocks (with §9, over the
+                                   // chosen modes' partitions): the bits of the vectors
     double mc_psnr_db = 0;         // motion-compensated prediction against the current frame
     double zero_psnr_db = 0;       // the reference itself (zero motion) against the current frame
+    // With partitions (SPEC §9): macroblocks per chosen mode (16x16, 16x8, 8x16, 8x8), and the quadrants
+    // of the 8x8 ones per sub-mode (8x8, 8x4, 4x8, 4x4). Zero without.
+    std::array<std::uint64_t, 4> modes{};
+    std::array<std::uint64_t, 4> sub_modes{};
 };
 
 // PSNR of identical planes, which is infinite, is reported as this value so that JSON stays valid.

@@ -56,12 +56,13 @@ void predict_rectangle(PlaneView reference, int x, int y, int width, int height,
 // ceil(W / block_size) per row (a MotionField's order). The plane is W x H of `reference`.
 [[nodiscard]] Plane predict_blocks(PlaneView reference, int block_size,
                                    const std::vector<MotionVector>& vectors, Interpolation interpolation);
-// The same for a MotionField, with interpolation_of(field.cost_kind).
+// The same for a MotionField, with interpolation_of(field.cost_kind); a field with partitions is
+// predicted by predict_macroblocks.
 [[nodiscard]] Plane predict_field(PlaneView reference, const MotionField& field);
 
 // §12 with §9: every macroblock (row-major, ceil(W / 16) per row) predicted by the partitions of its
 // chosen mode, each at its own vector.
-[[nodiscard]] Plane predict_macroblocks(PlaneView reference, const std::vector<MacroblockResult>& macroblocks,
+[[nodiscard]] Plane predict_macroblocks(PlaneView reference, const std::vector<MacroblockMotion>& macroblocks,
                                         Interpolation interpolation);
 
 // current - prediction, -255..255; the planes must have the same size.

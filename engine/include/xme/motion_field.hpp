@@ -2,10 +2,12 @@
 // current frame, and what kind of cost that is.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "xme/macroblock.hpp"
 #include "xme/params.hpp"
 
 namespace xme {
@@ -44,18 +46,31 @@ struct BlockMotion {
     friend bool operator==(const BlockMotion&, const BlockMotion&) = default;
 };
 
+// SPEC §9's result for one macroblock: its 41 partitions (in macroblock_partitions' order, each with its
+// vector, J and the candidates of the common window) and the mode decision.
+struct MacroblockMotion {
+    std::array<BlockMotion, partition_count> partitions{};
+    ModeDecision decision;
+
+    friend bool operator==(const MacroblockMotion&, const MacroblockMotion&) = default;
+};
+
 struct MotionField {
     int blocks_x = 0;
     int blocks_y = 0;
     int block_size = 0;
     CostKind cost_kind;
     std::vector<BlockMotion> blocks;  // row-major, blocks_x * blocks_y
+    // With partitions (SPEC §9), one per block (block_size 16), row-major; `blocks` then holds each
+    // macroblock's 16x16 partition, the vector SPEC §8's predictors read. Empty otherwise.
+    std::vector<MacroblockMotion> macroblocks;
 
     MotionField() = default;
     MotionField(int frame_width, int frame_height, int block, CostKind kind);
 
     [[nodiscard]] BlockMotion& at(int bx, int by) { return blocks[by * blocks_x + bx]; }
     [[nodiscard]] const BlockMotion& at(int bx, int by) const { return blocks[by * blocks_x + bx]; }
+    // The sum of the blocks' costs; with partitions, of each macroblock's chosen mode's J.
     [[nodiscard]] std::uint64_t total_cost() const;
     [[nodiscard]] std::uint64_t total_candidates() const;
     [[nodiscard]] int cost_scale() const { return cost_scale_of(cost_kind); }

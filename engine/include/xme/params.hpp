@@ -29,6 +29,12 @@ enum class Subpel {
     qpel,  // SPEC §10: H.264 6-tap half and quarter pel, SATD
 };
 
+// SPEC §9: whether a 16x16 block is searched as a whole or as its 41 partitions with a mode decision.
+enum class Partitions {
+    none,  // one vector per block
+    all,   // the 41 partitions of every macroblock, then the mode decision (block 16, full search)
+};
+
 // SPEC §8: where each block's predicted vector p comes from.
 enum class Predictor {
     none,      // p = 0
@@ -54,6 +60,7 @@ struct SearchParams {
     BorderMode border = BorderMode::pad;
     SearchMethod search = SearchMethod::full;
     Subpel subpel = Subpel::none;
+    Partitions partitions = Partitions::none;
     int lambda = 0;  // SPEC §8's rate weight; 0: distortion only
     Predictor predictor = Predictor::none;
     WindowCentre centre = WindowCentre::zero;
@@ -64,9 +71,11 @@ struct SearchParams {
     void validate() const;
 };
 
-// The chain's short name: the search, then "+hpel" or "+qpel": "fs", "fs+hpel", "tz+qpel".
+// The chain's short name: the search, "+p41" with partitions, then "+hpel" or "+qpel": "fs", "fs+hpel",
+// "tz+qpel", "fs+p41+qpel".
 [[nodiscard]] std::string chain_name(const SearchParams& params);
-// Sets the search and the refinement from such a name (`--algo fs+hpel`); other fields unchanged.
+// Sets the search, the partitions and the refinement from such a name (`--algo fs+hpel`); other fields
+// unchanged.
 void apply_chain_name(SearchParams& params, std::string_view name);
 
 // Parsers accept exactly the names to_string prints and throw Error(invalid_argument) otherwise,
@@ -74,11 +83,13 @@ void apply_chain_name(SearchParams& params, std::string_view name);
 [[nodiscard]] BorderMode parse_border_mode(std::string_view name);
 [[nodiscard]] SearchMethod parse_search_method(std::string_view name);
 [[nodiscard]] Subpel parse_subpel(std::string_view name);
+[[nodiscard]] Partitions parse_partitions(std::string_view name);
 [[nodiscard]] Predictor parse_predictor(std::string_view name);
 [[nodiscard]] WindowCentre parse_window_centre(std::string_view name);
 [[nodiscard]] std::string_view to_string(BorderMode border);
 [[nodiscard]] std::string_view to_string(SearchMethod search);
 [[nodiscard]] std::string_view to_string(Subpel subpel);
+[[nodiscard]] std::string_view to_string(Partitions partitions);
 [[nodiscard]] std::string_view to_string(Predictor predictor);
 [[nodiscard]] std::string_view to_string(WindowCentre centre);
 

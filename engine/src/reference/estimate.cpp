@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "xme/error.hpp"
+#include "xme/partitions.hpp"
 #include "xme/reference.hpp"
 #include "xme/reference_ops.hpp"
 
@@ -80,6 +81,22 @@ std::int16_t quarter_pel(int value) {
     return static_cast<std::int16_t>(value);
 }
 
+BlockMotion block_motion(const BlockResult& result, std::uint32_t candidates) {
+    if (result.cost > std::numeric_limits<std::uint32_t>::max()) {
+        throw Error(ErrorKind::unsupported, "a cost exceeds 32 bits: use a smaller lambda");
+    }
+    return {quarter_pel(result.mv.x), quarter_pel(result.mv.y), static_cast<std::uint32_t>(result.cost),
+            candidates};
+}
+
+MacroblockMotion macroblock_motion(const MacroblockResult& result) {
+    MacroblockMotion motion;
+    for (std::size_t i = 0; i < motion.partitions.size(); ++i)
+        motion.partitions[i] = block_motion(result.partitions[i], result.partitions[i].candidates);
+    motion.decision = result.decision;
+    return motion;
+}
+
 }  // namespace
 
 std::vector<MotionVector> field_predictors(const SearchParams& params, const MotionField* previous,
@@ -119,13 +136,18 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
                 params.centre == WindowCentre::predictor ? round_quarter_to_pel(predictor) : MotionVector{};
             const BlockSearch search{reference,    current,       bx * b,        by * b,    b,     b, b,
                                      params.range, params.border, params.lambda, predictor, centre};
+            if (params.partitions == Partitions::all) {
+                // SPEC §9; the macroblock's 16x16 partition is its final vector for §8's predictors.
+                const MacroblockMotion motion =
+                    macroblock_motion(partition_search(search, params.subpel == Subpel::qpel));
+                field.macroblocks.push_back(motion);
+                field.at(bx, by) = motion.partitions[0];
+                finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = vector_of(motion.partitions[0]);
+                continue;
+            }
             const BlockResult integer = integer_search(params, search, pyramid);
             const BlockResult final = refinement(params, search, integer);
-            if (final.cost > std::numeric_limits<std::uint32_t>::max()) {
-                throw Error(ErrorKind::unsupported, "a cost exceeds 32 bits: use a smaller lambda");
-            }
-            field.at(bx, by) = {quarter_pel(final.mv.x), quarter_pel(final.mv.y),
-                                static_cast<std::uint32_t>(final.cost), integer.candidates};
+            field.at(bx, by) = block_motion(final, integer.candidates);
             finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = final.mv;
         }
     }

@@ -79,13 +79,15 @@ Plane predict_blocks(PlaneView reference, int block_size, const std::vector<Moti
 }
 
 Plane predict_field(PlaneView reference, const MotionField& field) {
+    if (!field.macroblocks.empty())
+        return predict_macroblocks(reference, field.macroblocks, interpolation_of(field.cost_kind));
     std::vector<MotionVector> vectors;
     vectors.reserve(field.blocks.size());
     for (const BlockMotion& block : field.blocks) vectors.push_back({block.mv_x, block.mv_y});
     return predict_blocks(reference, field.block_size, vectors, interpolation_of(field.cost_kind));
 }
 
-Plane predict_macroblocks(PlaneView reference, const std::vector<MacroblockResult>& macroblocks,
+Plane predict_macroblocks(PlaneView reference, const std::vector<MacroblockMotion>& macroblocks,
                           Interpolation interpolation) {
     const int macroblocks_x = blocks_across(reference.width, macroblock_size);
     const int macroblocks_y = blocks_across(reference.height, macroblock_size);
@@ -95,15 +97,15 @@ Plane predict_macroblocks(PlaneView reference, const std::vector<MacroblockResul
     Plane prediction(reference.width, reference.height);
     for (int my = 0; my < macroblocks_y; ++my) {
         for (int mx = 0; mx < macroblocks_x; ++mx) {
-            const MacroblockResult& macroblock =
+            const MacroblockMotion& macroblock =
                 macroblocks[static_cast<std::size_t>(my * macroblocks_x + mx)];
             for (const int index :
                  partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes)) {
                 const Partition& partition = macroblock_partitions[static_cast<std::size_t>(index)];
+                const BlockMotion& motion = macroblock.partitions[static_cast<std::size_t>(index)];
                 predict_rectangle(reference, mx * macroblock_size + partition.x,
                                   my * macroblock_size + partition.y, partition.width, partition.height,
-                                  macroblock.partitions[static_cast<std::size_t>(index)].mv, interpolation,
-                                  prediction);
+                                  {motion.mv_x, motion.mv_y}, interpolation, prediction);
             }
         }
     }

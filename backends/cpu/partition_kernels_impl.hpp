@@ -1,0 +1,68 @@
+// The partition kernel written once over a grid function (Grid::sad_grid16) and instantiated per
+// instruction set by partition_kernels*.cpp, each compiled with its own flags (internal linkage, so no
+// function built for wider instructions is shared). The sums and the update are plain loops the compiler
+// vectorizes with the file's instruction set.
+#pragma once
+
+#include <cstdint>
+
+#include "partition_kernels.hpp"
+
+namespace xme::cpu {
+namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one private copy per instruction set
+
+// SPEC §9's order (xme/macroblock.hpp) from the grid g[4 * row + column]: quadrant q's 8x8 covers rows
+// 2 (q / 2) .. +1 and columns 2 (q % 2) .. +1.
+inline void partition_sads(const std::uint32_t g[16], std::uint32_t s[partition_lanes]) {
+    std::uint32_t eight[4];
+    for (int q = 0; q < 4; ++q) {
+        const int r = 2 * (q / 2);
+        const int c = 2 * (q % 2);
+        const std::uint32_t a = g[4 * r + c];  // the quadrant's 4x4s in raster order: a b / d e
+        const std::uint32_t b = g[4 * r + c + 1];
+        const std::uint32_t d = g[4 * (r + 1) + c];
+        const std::uint32_t e = g[4 * (r + 1) + c + 1];
+        s[25 + 4 * q] = a;
+        s[26 + 4 * q] = b;
+        s[27 + 4 * q] = d;
+        s[28 + 4 * q] = e;
+        s[9 + 2 * q] = a + b;  // 8x4: top, bottom
+        s[10 + 2 * q] = d + e;
+        s[17 + 2 * q] = a + d;  // 4x8: left, right
+        s[18 + 2 * q] = b + e;
+        eight[q] = a + b + d + e;
+        s[5 + q] = eight[q];
+    }
+    s[1] = eight[0] + eight[1];  // 16x8
+    s[2] = eight[2] + eight[3];
+    s[3] = eight[0] + eight[2];  // 8x16
+    s[4] = eight[1] + eight[3];
+    s[0] = s[1] + s[2];
+    for (int p = 41; p < partition_lanes; ++p) s[p] = 0;  // + rate: never below a padding lane's best, 0
+}
+
+template <class Grid>
+void partition_candidates_impl(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                               const std::uint8_t* const* refs, std::ptrdiff_t reference_stride,
+                               const std::uint32_t* rates, int count, std::uint32_t first,
+                               PartitionBests& bests) {
+    const typename Grid::Current prepared(current, current_stride);
+    for (int k = 0; k < count; ++k) {
+        alignas(32) std::uint32_t grid[16];
+        alignas(32) std::uint32_t sads[partition_lanes];
+        Grid::sad_grid16(prepared, refs[k], reference_stride, grid);
+        partition_sads(grid, sads);
+        const std::uint32_t rate = rates[k];
+        const std::uint32_t index = first + static_cast<std::uint32_t>(k);
+        // J + rate cannot wrap: SPEC's limits keep it below 2^31 (a 16x16 SAD is at most 65280).
+        for (int p = 0; p < partition_lanes; ++p) {
+            const std::uint32_t cost = sads[p] + rate;
+            const bool better = cost < bests.cost[p];
+            bests.cost[p] = better ? cost : bests.cost[p];
+            bests.candidate[p] = better ? index : bests.candidate[p];
+        }
+    }
+}
+
+}  // namespace
+}  // namespace xme::cpu
