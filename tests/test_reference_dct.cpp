@@ -7,6 +7,7 @@
 #include <random>
 
 #include "test_support.hpp"
+#include "xme/compensation.hpp"
 #include "xme/dct.hpp"
 #include "xme/error.hpp"
 
@@ -207,5 +208,20 @@ TEST_SUITE("reference") {
                 }
             }
         }
+    }
+
+    TEST_CASE("§13's quantiser: round(F / S), halves away from zero, returned as q * S") {
+        using xme::reference::quantise_dequantise;
+        CHECK(quantise_dequantise(0, 16) == 0);
+        CHECK(quantise_dequantise(7, 16) == 0);   // 0.4375
+        CHECK(quantise_dequantise(8, 16) == 16);  // 0.5: away from zero
+        CHECK(quantise_dequantise(-8, 16) == -16);
+        CHECK(quantise_dequantise(24, 16) == 32);    // 1.5
+        CHECK(quantise_dequantise(-23, 16) == -16);  // -1.4375
+        CHECK(quantise_dequantise(2040, 1) == 2040);
+        CHECK(quantise_dequantise(2040, 4096) == 0);
+        CHECK(quantise_dequantise(-2048, 4096) == -4096);  // exactly -0.5
+        CHECK_THROWS_AS(static_cast<void>(quantise_dequantise(5, 0)), xme::Error);
+        CHECK_THROWS_AS(static_cast<void>(quantise_dequantise(5, 4097)), xme::Error);
     }
 }

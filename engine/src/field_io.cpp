@@ -14,7 +14,9 @@
 #include <limits>
 #include <string_view>
 
+#include "appending_file.hpp"
 #include "xme/error.hpp"
+#include "xme/video.hpp"
 
 namespace xme {
 namespace {
@@ -119,63 +121,10 @@ std::string field_csv_rows(std::int64_t frame_index, const MotionField& field, F
 
 namespace {
 
-// A file written with plain POSIX calls, so that a failed write can be undone exactly: the file
-// is cut back to the end of the last whole frame (no stdio buffer holds a half-written row).
-class FileFieldWriter : public FieldWriter {
+// The append-only file (appending_file.hpp) behind both formats' writers.
+class FileFieldWriter : public FieldWriter, protected AppendingFile {
 public:
-    explicit FileFieldWriter(const std::string& path)
-        : path_(path), fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) {
-        if (fd_ < 0) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
-    }
-    ~FileFieldWriter() override { ::close(fd_); }
-    FileFieldWriter(const FileFieldWriter&) = delete;
-    FileFieldWriter& operator=(const FileFieldWriter&) = delete;
-
-protected:
-    // Writes all of `bytes` at `offset`; a full disk or a file-size limit is reported here, with the
-    // OS's reason, after the file has been cut back to its last whole frame.
-    void put(std::string_view bytes, off_t offset) {
-        while (!bytes.empty()) {
-            const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), offset);
-            if (written < 0 && errno == EINTR) continue;
-            if (written <= 0) fail(written < 0 ? errno : ENOSPC);
-            bytes.remove_prefix(static_cast<std::size_t>(written));
-            offset += written;
-        }
-    }
-    // Appends, after the last whole frame.
-    void append(std::string_view bytes) {
-        put(bytes, whole_size_ + static_cast<off_t>(pending_));
-        pending_ += bytes.size();
-    }
-    // Everything appended so far belongs to whole frames.
-    void commit() {
-        whole_size_ += static_cast<off_t>(pending_);
-        pending_ = 0;
-    }
-
-    [[noreturn]] void fail(int error) {
-        // Keep only whole frames; on a full disk, cutting the file frees space rather than needing it.
-        if (!failing_) {
-            failing_ = true;
-            static_cast<void>(::ftruncate(fd_, whole_size_));
-            pending_ = 0;
-            rollback();
-            failing_ = false;
-        }
-        throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(error) +
-                                       "; it keeps the frames written before");
-    }
-    // Puts back what the format keeps besides whole frames (the NPY header's row count).
-    virtual void rollback() {}
-
-    std::string path_;
-
-private:
-    int fd_;
-    off_t whole_size_ = 0;     // the end of the last whole frame (or of the header)
-    std::size_t pending_ = 0;  // bytes appended since
-    bool failing_ = false;     // inside fail(): a rollback that fails too is not rolled back again
+    explicit FileFieldWriter(const std::string& path) : AppendingFile(path) {}
 };
 
 class CsvFieldWriter final : public FileFieldWriter {
@@ -194,9 +143,7 @@ private:
     FieldLayout layout_;
 };
 
-// NPY format 1.0: magic, version, a little-endian uint16 header length, then a Python dict literal
-// padded with spaces and ending in '\n'. A fixed 128-byte header leaves room for any row count, so
-// the shape can be rewritten in place after every frame.
+// NPY (npy_header): the row count in the shape is rewritten in place after every frame.
 class NpyFieldWriter final : public FileFieldWriter {
 public:
     NpyFieldWriter(const std::string& path, FieldLayout layout)
@@ -222,21 +169,9 @@ public:
     }
 
 private:
-    static constexpr std::size_t header_size = 128;
-
     // The header of an array of `rows` rows.
     std::string header(std::int64_t rows) const {
-        std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
-                           ", " + std::to_string(columns_) + "), }";
-        static constexpr char prelude[] = "\x93NUMPY\x01\x00";
-        constexpr std::size_t prelude_size = sizeof prelude - 1 + 2;  // + the uint16 length
-        dict.resize(header_size - prelude_size - 1, ' ');
-        dict += '\n';
-        std::string text(prelude, sizeof prelude - 1);
-        text += static_cast<char>(dict.size() & 0xff);
-        text += static_cast<char>(dict.size() >> 8);
-        text += dict;
-        return text;
+        return npy_header("<i4", "(" + std::to_string(rows) + ", " + std::to_string(columns_) + ")");
     }
     // Rewrites the header in place for `rows` rows.
     void write_header(std::int64_t rows) { put(header(rows), 0); }
@@ -265,13 +200,6 @@ private:
     FieldLayout layout_;
     std::int64_t rows_ = 0;
 };
-
-std::string lowercase_extension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
 
 }  // namespace
 

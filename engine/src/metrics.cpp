@@ -23,7 +23,7 @@ double luma_psnr(PlaneView a, PlaneView b) {
 }
 
 FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
-                           const SearchParams& params, const MotionField* previous) {
+                           const SearchParams& params, const MotionField* previous, const Plane* prediction) {
     FrameMetrics metrics;
     const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
     for (std::size_t i = 0; i < field.blocks.size(); ++i) {
@@ -47,7 +47,9 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
     metrics.total_cost = field.total_cost();
     metrics.cost_kind = field.cost_kind;
     metrics.candidates = field.total_candidates();
-    metrics.mc_psnr_db = luma_psnr(reference::predict_field(reference, field).view(), current);
+    metrics.mc_psnr_db = luma_psnr(
+        prediction != nullptr ? prediction->view() : reference::predict_field(reference, field).view(),
+        current);
     metrics.zero_psnr_db = luma_psnr(reference, current);
     return metrics;
 }

@@ -165,14 +165,14 @@ std::string truncated_frame_message(const std::string& path, std::int64_t frame_
 
 }  // namespace detail
 
-namespace {
-
 std::string lowercase_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext;
 }
+
+namespace {
 
 // Reads the first bytes and rewinds; only for regular files, since a pipe cannot rewind.
 bool starts_with_y4m_magic(std::FILE* file) {

@@ -100,6 +100,9 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
                EstimateReport& report, bool& frames_lost) {
     std::unique_ptr<FieldWriter> writer =
         open_writer(settings.output, field_layout_of(settings.session.params));
+    std::optional<CompensationOutputs> planes;
+    if (settings.compensation.any())
+        planes.emplace(settings.compensation, report.video.width, report.video.height);
     // Pairs to come: exact from a Y4M or raw file's size, an estimate from a container's header.
     std::int64_t total = report.video.frame_count >= 0 ? report.video.frame_count - settings.start - 1 : -1;
     if (settings.frames >= 0 && (total < 0 || settings.frames - 1 < total)) total = settings.frames - 1;
@@ -124,8 +127,14 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         record.frame = pair.frame;
         const MotionField* previous =
             pair.segment_start || !temporal_predictors ? nullptr : &*temporal_predictors;
-        record.metrics =
-            measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field, params, previous);
+        // SPEC §12-§13 from this field: the one prediction the metrics, the residual and the files share.
+        const CompensatedFrame compensated =
+            compensate(pair.reference->luma.view(), pair.current->luma.view(), field, settings.transform);
+        if (planes) planes->write(compensated);
+        record.residual_abs_sum = compensated.residual_abs_sum;
+        record.transform = compensated.transform;
+        record.metrics = measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field, params,
+                                       previous, &compensated.prediction);
         if (params.predictor == Predictor::temporal) temporal_predictors = field;
         record.comparisons = pixel_comparisons(field, params);
         for (const auto& result : pair.results) {

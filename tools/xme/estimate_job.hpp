@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compensation_outputs.hpp"
 #include "xme/agreement.hpp"
 #include "xme/metrics.hpp"
 #include "xme/scheduler.hpp"
@@ -20,12 +21,14 @@ struct EstimateSettings {
     RawVideoOptions raw;
     Policy policy = Policy::single;
     std::vector<std::string> devices{"auto"};
-    SessionOptions session;          // params, variant, threads; the size is filled from the input
-    std::int64_t start = 0;          // frames skipped before the first one read
-    std::int64_t frames = -1;        // frames read (pairs = frames - 1); -1: to the end
-    std::string output;              // .csv or .npy, or empty
-    std::string json;                // summary file, or empty
-    bool raw_options_given = false;  // --size or --pix-fmt: a notice if the input is not raw
+    SessionOptions session;                     // params, variant, threads; the size is filled from the input
+    std::int64_t start = 0;                     // frames skipped before the first one read
+    std::int64_t frames = -1;                   // frames read (pairs = frames - 1); -1: to the end
+    std::string output;                         // .csv or .npy, or empty
+    std::string json;                           // summary file, or empty
+    CompensationPaths compensation;             // --prediction, --residual, --coefficients
+    std::optional<TransformOptions> transform;  // --transform, --qstep
+    bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw
     bool quiet = false;
     bool verbose = false;
 
@@ -36,6 +39,8 @@ struct EstimateSettings {
 struct FrameRecord {
     std::int64_t frame = 0;
     FrameMetrics metrics;                // of the first device's field
+    std::uint64_t residual_abs_sum = 0;  // SPEC §12, of that field's prediction
+    std::optional<TransformFigures> transform;
     std::uint64_t comparisons = 0;       // pixel comparisons of that field (SPEC §7)
     std::vector<std::size_t> devices;    // which devices computed it (one, or all under mirror)
     std::vector<double> device_seconds;  // per entry of `devices`

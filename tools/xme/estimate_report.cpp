@@ -43,6 +43,14 @@ nlohmann::json mode_counts_json(const std::array<std::uint64_t, 4>& modes,
     return {{"macroblocks", mode_json}, {"quadrants_of_8x8", sub_mode_json}};
 }
 
+// SPEC §13's figures of one frame; null without --transform.
+nlohmann::json transform_json(const std::optional<TransformFigures>& figures) {
+    if (!figures) return nullptr;
+    return {{"coefficient_energy", figures->coefficient_energy},
+            {"zero_fraction", figures->zero_fraction},
+            {"reconstruction_psnr_db", figures->reconstruction_psnr_db}};
+}
+
 // The run as one row, comparable with another algorithm's on the same clip (and with xme bench's).
 nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) {
     double psnr = 0;
@@ -105,6 +113,9 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
                           {"rate_bits", r.metrics.rate_bits},
                           {"mc_psnr_db", r.metrics.mc_psnr_db},
                           {"zero_psnr_db", r.metrics.zero_psnr_db},
+                          {"prediction_psnr_db", r.metrics.mc_psnr_db},
+                          {"residual_abs_sum", r.residual_abs_sum},
+                          {"transform", transform_json(r.transform)},
                           {"modes", mode_counts_json(r.metrics.modes, r.metrics.sub_modes, p)},
                           {"devices", per_device}});
     }
@@ -151,6 +162,9 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"search", to_string(p.search)},
           {"subpel", to_string(p.subpel)},
           {"partitions", to_string(p.partitions)},
+          {"transform",
+           settings.transform ? nlohmann::json(to_string(settings.transform->variant)) : nullptr},
+          {"qstep", settings.transform ? nlohmann::json(settings.transform->quantiser_step) : nullptr},
           {"lambda", p.lambda},
           {"predictor", to_string(p.predictor)},
           {"center", to_string(p.centre)},

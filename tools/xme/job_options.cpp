@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <string_view>
-#include <thread>
 #include <cstdio>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
+#include <thread>
 #include <tuple>
 
+#include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/params.hpp"
 
@@ -108,18 +109,21 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void add_job_options(CLI::App& cmd, JobOptions& o) {
     auto& s = o.settings;
-    cmd.add_option("input", s.input, "Video: .y4m, raw .yuv (with --size), or any format FFmpeg reads")->required();
+    cmd.add_option("input", s.input, "Video: .y4m, raw .yuv (with --size), or any format FFmpeg reads")
+        ->required();
     cmd.add_option("--backend", o.backend,
                    "One device: auto (default), cpu, cuda:0, vulkan:0 ... (see 'xme devices')")
         ->each(note_empty(o.empty_values, "--backend"));
     cmd.add_option("--backends", o.backends, "Several devices, comma-separated, for --policy mirror or split")
         ->each(note_empty(o.empty_values, "--backends"));
-    cmd.add_option("--policy", o.policy, "single (one device), mirror (every device, compared) or split (shared out)")
+    cmd.add_option("--policy", o.policy,
+                   "single (one device), mirror (every device, compared) or split (shared out)")
         ->capture_default_str();
     cmd.add_option("--variant", s.session.variant, "Implementation variant (default: each device's fastest)")
         ->each(note_empty(o.empty_values, "--variant"));
     add_chain_options(cmd, o.chain, false);
-    cmd.add_option("--block", s.session.params.block_size, "Block size: 4, 8, 16 or 32")->capture_default_str();
+    cmd.add_option("--block", s.session.params.block_size, "Block size: 4, 8, 16 or 32")
+        ->capture_default_str();
     cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")->capture_default_str();
     cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
         ->capture_default_str();
@@ -131,10 +135,28 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("-o,--output", s.output,
                    "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's)")
         ->each(note_empty(o.empty_values, "-o"));
-    cmd.add_option(
-           "--json", s.json,
-           "Summary: input, parameters, devices, per-frame metrics, timings, agreement; - for stdout")
+    cmd.add_option("--json", s.json,
+                   "Summary: input, parameters, devices, per-frame metrics, timings, agreement; - for stdout")
         ->each(note_empty(o.empty_values, "--json"));
+    cmd.add_option("--prediction", s.compensation.prediction,
+                   "Each pair's motion-compensated prediction (SPEC §12) as a gray .y4m")
+        ->each(note_empty(o.empty_values, "--prediction"));
+    cmd.add_option("--residual", s.compensation.residual,
+                   "Each pair's residual current - prediction: .npy (int16, shape (pairs, H, W)) or .y4m "
+                   "(residual + 128, clipped to 0..255, to look at)")
+        ->each(note_empty(o.empty_values, "--residual"));
+    cmd.add_option("--transform", o.transform,
+                   "8x8 DCT of the residual (SPEC §13): matrix or loeffler; adds coefficient energy, zero "
+                   "fraction at --qstep and reconstruction PSNR per frame")
+        ->each(note_empty(o.empty_values, "--transform"));
+    cmd.add_option("--qstep", o.quantiser_step, "Uniform quantiser step S for --transform's figures, 1..4096")
+        ->capture_default_str()
+        ->each([&o](const std::string&) { o.quantiser_step_given = true; });
+    cmd.add_option(
+           "--coefficients", s.compensation.coefficients,
+           "The residual's DCT coefficients (needs --transform): .npy, int16, shape (pairs, H, W), each "
+           "8x8 tile's in its place, partial tiles cropped")
+        ->each(note_empty(o.empty_values, "--coefficients"));
     cmd.add_option("--size", o.size, "Frame size of raw input, WIDTHxHEIGHT");
     cmd.add_option("--pix-fmt", o.pixel_format, "Pixel format of raw input: yuv420p, yuv422p, yuv444p, gray")
         ->capture_default_str()
@@ -155,7 +177,27 @@ EstimateSettings settings_from(const JobOptions& o) {
             ErrorKind::invalid_argument,
             "--frames 1 gives no frame pair to estimate (N frames give N-1 pairs): use --frames 2 or more");
     }
-    if (!o.size.empty()) std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
+    if (!o.transform.empty()) {
+        const TransformVariant variant =
+            o.transform == "matrix" ? TransformVariant::matrix
+            : o.transform == "loeffler"
+                ? TransformVariant::loeffler
+                : throw Error(ErrorKind::invalid_argument,
+                              "unknown --transform '" + o.transform + "': use matrix or loeffler");
+        if (o.quantiser_step < 1 || o.quantiser_step > max_quantiser_step) {
+            throw Error(ErrorKind::invalid_argument, "--qstep " + std::to_string(o.quantiser_step) +
+                                                         " is out of bounds: use 1.." +
+                                                         std::to_string(max_quantiser_step));
+        }
+        settings.transform = TransformOptions{variant, o.quantiser_step};
+    } else if (o.quantiser_step_given || !settings.compensation.coefficients.empty()) {
+        throw Error(ErrorKind::invalid_argument,
+                    std::string(o.quantiser_step_given ? "--qstep" : "--coefficients") +
+                        " applies to the DCT of the residual: add --transform matrix or "
+                        "--transform loeffler");
+    }
+    if (!o.size.empty())
+        std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
     settings.raw.chroma = parse_pixel_format(o.pixel_format);
     if (settings.output == "-" && settings.json == "-") {
         throw Error(ErrorKind::invalid_argument,
@@ -168,16 +210,19 @@ EstimateSettings settings_from(const JobOptions& o) {
                         ": the summary would overwrite the vectors; give two files");
     }
     if (!o.backend.empty() && !o.backends.empty()) {
-        throw Error(ErrorKind::invalid_argument, "give --backend (one device) or --backends (several), not both");
+        throw Error(ErrorKind::invalid_argument,
+                    "give --backend (one device) or --backends (several), not both");
     }
     if (!o.backends.empty()) settings.devices = split_list(o.backends, "--backends");
     if (!o.backend.empty()) settings.devices = {o.backend};
     if (settings.policy == Policy::single && settings.devices.size() != 1) {
-        throw Error(ErrorKind::invalid_argument,
-                    "--policy single runs on one device; use --policy mirror or split with several --backends");
+        throw Error(
+            ErrorKind::invalid_argument,
+            "--policy single runs on one device; use --policy mirror or split with several --backends");
     }
     if (settings.policy != Policy::single && settings.devices.size() < 2) {
-        throw Error(ErrorKind::invalid_argument, "--policy " + o.policy + " needs at least two devices in --backends");
+        throw Error(ErrorKind::invalid_argument,
+                    "--policy " + o.policy + " needs at least two devices in --backends");
     }
     return settings;
 }

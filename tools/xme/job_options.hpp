@@ -14,14 +14,17 @@ namespace xme::cli {
 
 struct JobOptions {
     EstimateSettings settings;
-    std::string backend;                // --backend: one device
-    std::string backends;               // --backends: several, comma-separated
+    std::string backend;   // --backend: one device
+    std::string backends;  // --backends: several, comma-separated
     std::string policy = "single";
     ChainOptions chain;
     std::string border = "pad";
     std::string size;
     std::string pixel_format = "yuv420p";
     bool pixel_format_given = false;
+    std::string transform;  // --transform matrix|loeffler; empty: none
+    int quantiser_step = 16;
+    bool quantiser_step_given = false;
     std::vector<std::string> empty_values;  // options given an empty value, refused by settings_from
 };
 

@@ -31,7 +31,9 @@ inline constexpr double psnr_identical_db = 100.0;
 // mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp);
 // rate_bits against the predictors `params` names, `previous` being the pair before's field within
 // the segment (null at a segment's start; read by the temporal predictor only).
+// `prediction`, when given, is that prediction already made (xme/compensation.hpp's).
 [[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
-                                         const SearchParams& params, const MotionField* previous = nullptr);
+                                         const SearchParams& params, const MotionField* previous = nullptr,
+                                         const Plane* prediction = nullptr);
 
 }  // namespace xme

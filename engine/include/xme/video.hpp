@@ -71,6 +71,9 @@ void set_ffmpeg_log(FfmpegLog level);
 // Parses "yuv420p", "yuv422p", "yuv444p", "gray"; throws Error(invalid_argument) listing them.
 [[nodiscard]] ChromaFormat parse_pixel_format(const std::string& name);
 
+// The extension of a path, lowercased (".y4m" for "clip.Y4M"): how files are told apart by name.
+[[nodiscard]] std::string lowercase_extension(const std::string& path);
+
 class Y4mWriter {
 public:
     Y4mWriter(const std::string& path, int width, int height, ChromaFormat chroma, int fps_num = 25,

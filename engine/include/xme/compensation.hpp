@@ -1,0 +1,53 @@
+// The encoder's steps after motion estimation, for one frame (SPEC §12, §13): the prediction from a
+// field's vectors, the residual, and optionally its 8x8 DCT, a uniform quantiser as a rate proxy and the
+// reconstruction prediction + IDCT(dequantised coefficients). Each step is also a call of its own
+// (xme/motion_compensation.hpp, xme/dct.hpp); this puts them together with the figures a run reports.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "xme/dct.hpp"
+#include "xme/frame.hpp"
+#include "xme/motion_compensation.hpp"
+#include "xme/motion_field.hpp"
+
+namespace xme {
+
+// A quantiser step larger than any residual coefficient's magnitude (8 * 255) twice over: every
+// coefficient is then zero.
+inline constexpr int max_quantiser_step = 4096;
+
+struct TransformOptions {
+    TransformVariant variant = TransformVariant::matrix;
+    int quantiser_step = 16;  // S of SPEC §13's uniform quantiser, 1..max_quantiser_step
+};
+
+struct TransformFigures {
+    std::uint64_t coefficient_energy = 0;  // sum of F(u, v)^2 over the frame's coefficients
+    double zero_fraction = 0;              // of the coefficients, those that quantise to zero
+    double reconstruction_psnr_db = 0;     // prediction + IDCT(q * S) against the current frame
+};
+
+struct CompensatedFrame {
+    Plane prediction;
+    Int16Plane residual;
+    std::uint64_t residual_abs_sum = 0;
+    std::optional<Int16Plane> coefficients;  // the unquantised DCT of the residual, with a transform
+    std::optional<TransformFigures> transform;
+};
+
+namespace reference {
+
+// SPEC §13's quantiser: q = round(F / S), halves away from zero, in integers; returns q * S. Throws
+// Error(invalid_argument) for S outside 1..max_quantiser_step.
+[[nodiscard]] int quantise_dequantise(int coefficient, int step);
+
+}  // namespace reference
+
+// SPEC §12 (and §13 with `transform`) for one frame pair's field. Throws Error(invalid_argument) for a
+// quantiser step out of range.
+[[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
+                                          const std::optional<TransformOptions>& transform);
+
+}  // namespace xme
