@@ -195,10 +195,11 @@ TEST_SUITE("cpu kernels") {
                     CHECK(grid[cell] == sad);
                 }
                 xme::cpu::PartitionBests expected{};
-                for (int p = 0; p < 41; ++p) expected.cost[p] = 0xffffffffU;
+                for (const int lane : xme::cpu::partition_lane) expected.cost[lane] = xme::cpu::no_best;
                 xme::cpu::PartitionBests start = expected;
                 plain(current.origin(), current.stride, refs, reference.stride, rates, count, 100, expected);
-                CHECK(expected.cost[0] < 0xffffffffU);
+                for (const int lane : xme::cpu::partition_lane)
+                    CHECK(expected.cost[lane] < xme::cpu::no_best);
                 for (const auto& kernel : kernels) {
                     CAPTURE(kernel.name);
                     xme::cpu::PartitionBests actual = start;

@@ -11,8 +11,8 @@
 namespace xme::cpu {
 namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one private copy per instruction set
 
-// SPEC §9's order (xme/macroblock.hpp) from the grid g[4 * row + column]: quadrant q's 8x8 covers rows
-// 2 (q / 2) .. +1 and columns 2 (q % 2) .. +1.
+// The 41 partition SADs from the grid g[4 * row + column], in the lanes of partition_lane: quadrant q's
+// 8x8 covers rows 2 (q / 2) .. +1 and columns 2 (q % 2) .. +1.
 inline void partition_sads(const std::uint32_t g[16], std::uint32_t s[partition_lanes]) {
     std::uint32_t eight[4];
     for (int q = 0; q < 4; ++q) {
@@ -22,22 +22,22 @@ inline void partition_sads(const std::uint32_t g[16], std::uint32_t s[partition_
         const std::uint32_t b = g[4 * r + c + 1];
         const std::uint32_t d = g[4 * (r + 1) + c];
         const std::uint32_t e = g[4 * (r + 1) + c + 1];
-        s[25 + 4 * q] = a;
-        s[26 + 4 * q] = b;
-        s[27 + 4 * q] = d;
-        s[28 + 4 * q] = e;
-        s[9 + 2 * q] = a + b;  // 8x4: top, bottom
-        s[10 + 2 * q] = d + e;
-        s[17 + 2 * q] = a + d;  // 4x8: left, right
-        s[18 + 2 * q] = b + e;
+        s[4 * q] = a;  // 4x4
+        s[4 * q + 1] = b;
+        s[4 * q + 2] = d;
+        s[4 * q + 3] = e;
+        s[16 + 2 * q] = a + b;  // 8x4: top, bottom
+        s[17 + 2 * q] = d + e;
+        s[24 + 2 * q] = a + d;  // 4x8: left, right
+        s[25 + 2 * q] = b + e;
         eight[q] = a + b + d + e;
-        s[5 + q] = eight[q];
+        s[32 + q] = eight[q];
     }
-    s[1] = eight[0] + eight[1];  // 16x8
-    s[2] = eight[2] + eight[3];
-    s[3] = eight[0] + eight[2];  // 8x16
-    s[4] = eight[1] + eight[3];
-    s[0] = s[1] + s[2];
+    s[36] = eight[0] + eight[1];  // 16x8
+    s[37] = eight[2] + eight[3];
+    s[38] = eight[0] + eight[2];  // 8x16
+    s[39] = eight[1] + eight[3];
+    s[40] = s[36] + s[37];
     for (int p = 41; p < partition_lanes; ++p) s[p] = 0;  // + rate: never below a padding lane's best, 0
 }
 
@@ -54,7 +54,7 @@ void partition_candidates_impl(const std::uint8_t* current, std::ptrdiff_t curre
         partition_sads(grid, sads);
         const std::uint32_t rate = rates[k];
         const std::uint32_t index = first + static_cast<std::uint32_t>(k);
-        // J + rate cannot wrap: SPEC's limits keep it below 2^31 (a 16x16 SAD is at most 65280).
+        // J + rate cannot wrap: it stays below no_best.
         for (int p = 0; p < partition_lanes; ++p) {
             const std::uint32_t cost = sads[p] + rate;
             const bool better = cost < bests.cost[p];

@@ -62,7 +62,7 @@ MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates
     const MotionVector offset{4 * block.centre.x - block.predictor.x, 4 * block.centre.y - block.predictor.y};
     build_order(block.range, offset, scratch);
     PartitionBests bests{};
-    for (int p = 0; p < partition_count; ++p) bests.cost[p] = std::numeric_limits<std::uint32_t>::max();
+    for (const int lane : partition_lane) bests.cost[lane] = no_best;
 
     constexpr int batch = 32;
     const std::uint8_t* refs[batch];
@@ -100,8 +100,9 @@ MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates
     std::array<std::uint64_t, partition_count> costs{};
     for (const Partition& partition : macroblock_partitions) {
         const auto index = static_cast<std::size_t>(partition.index);
-        const MotionVector pel = scratch.evaluated[bests.candidate[index]];
-        SubpelResult final{{4 * pel.x, 4 * pel.y}, bests.cost[index]};
+        const auto lane = static_cast<std::size_t>(partition_lane[index]);
+        const MotionVector pel = scratch.evaluated[bests.candidate[lane]];
+        SubpelResult final{{4 * pel.x, 4 * pel.y}, bests.cost[lane]};
         if (quarter_pel) {
             final = refine_qpel(block, block.x + partition.x, block.y + partition.y, partition.width,
                                 partition.height, pel, scratch.qpel);
