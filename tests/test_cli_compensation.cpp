@@ -124,4 +124,28 @@ TEST_SUITE("cli") {
             CHECK(run.output.find(says) != std::string::npos);
         }
     }
+
+    TEST_CASE("bench --transforms times each DCT variant both ways beside memcpy's bandwidth") {
+        const Run run = run_xme(
+            "bench --sizes 64x48 --backends cpu --algos fs --blocks 16 --pairs 1 --threads 1 "
+            "--no-sad-peak --transforms loeffler,matrix");
+        INFO(run.output);
+        REQUIRE(run.exit_code == 0);
+        CHECK(run.output.find("memcpy") != std::string::npos);
+        for (const std::string variant : {"loeffler", "matrix"}) {
+            for (const std::string direction : {"forward", "inverse"}) {
+                int rows = 0;
+                for (const auto& line : lines_of(run.output)) {
+                    if (line.starts_with(variant) && line.find("64x48") != std::string::npos &&
+                        line.find(direction) != std::string::npos)
+                        ++rows;
+                }
+                CHECK_MESSAGE(rows == 1, variant, " ", direction);
+            }
+        }
+        const Run bad =
+            run_xme("bench --sizes 64x48 --backends cpu --pairs 1 --no-sad-peak --transforms dct");
+        CHECK(bad.exit_code == 2);
+        CHECK(bad.output.find("use matrix or loeffler") != std::string::npos);
+    }
 }

@@ -6,6 +6,7 @@
 
 #include "bench_chart.hpp"
 #include "bench_job.hpp"
+#include "bench_transforms.hpp"
 #include "chain_options.hpp"
 #include "commands.hpp"
 #include "job_options.hpp"
@@ -26,6 +27,7 @@ struct BenchOptions {
     std::string chart;
     std::string backends;
     std::string variants;
+    std::vector<std::string> transforms;  // --transforms: DCT variants to time
     std::vector<std::string> empty_values;
 };
 
@@ -186,6 +188,11 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
     cmd->add_flag("--split", s.split,
                   "Also time whole jobs: each device alone, then all of them under --policy split");
+    cmd->add_option(
+           "--transforms", options->transforms,
+           "Also time the 8x8 DCT variants (matrix, loeffler; comma-separated) at each size, against "
+           "memcpy's bandwidth")
+        ->delimiter(',');
     cmd->add_option("--csv", options->csv, "Write the rows as CSV")
         ->each(note_empty(options->empty_values, "--csv"));
     cmd->add_option("--json", options->json, "Write the rows as JSON")
@@ -217,10 +224,20 @@ Command add_bench_command(CLI::App& app) {
                 base.border = settings.border;
                 base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
                 settings.chains = chains_from(options->chain, base);
+                std::vector<TransformVariant> transforms;
+                for (const auto& name : options->transforms) {
+                    if (name != "matrix" && name != "loeffler") {
+                        throw Error(ErrorKind::invalid_argument,
+                                    "unknown --transforms entry '" + name + "': use matrix or loeffler");
+                    }
+                    transforms.push_back(name == "matrix" ? TransformVariant::matrix
+                                                          : TransformVariant::loeffler);
+                }
                 BenchOutputs outputs = claim_outputs(*options);
                 const auto rows = run_bench(settings);
                 print_table(rows);
                 write_outputs(rows, *options, outputs);
+                if (!transforms.empty()) run_transform_bench(settings.sizes, transforms, settings.pairs);
                 if (!options->chart.empty()) {
                     write_bench_chart(rows, options->chart);
                     outputs.chart.keep();
