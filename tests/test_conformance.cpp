@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "conformance_table.hpp"
+#include "ieee1180.hpp"
 #include "test_support.hpp"
 #include "xme/agreement.hpp"
-#include "xme/error.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/error.hpp"
 #include "xme/reference.hpp"
 
 namespace {
@@ -62,9 +63,10 @@ bool check_within_filter_tolerance(const xme::Plane& reference, const xme::Plane
                  ", device mv (", a.mv_x, ",", a.mv_y, ") cost4 ", a.cost, " whose exact cost4 is ", cost,
                  ", tolerance ", tolerance);
             const bool near_integer_winner = a.mv_x % 2 == 0 && a.mv_y % 2 == 0 &&
-                                             std::abs(a.mv_x - start.mv_x) <= 2 && std::abs(a.mv_y - start.mv_y) <= 2;
-            const bool valid = xme::reference::halfpel_candidate_valid(bx * b, by * b, a.mv_x, a.mv_y,
-                                                                       current.width(), current.height(), params);
+                                             std::abs(a.mv_x - start.mv_x) <= 2 &&
+                                             std::abs(a.mv_y - start.mv_y) <= 2;
+            const bool valid = xme::reference::halfpel_candidate_valid(
+                bx * b, by * b, a.mv_x, a.mv_y, current.width(), current.height(), params);
             const bool block_ok = near_integer_winner && valid && cost <= e.cost + tolerance &&
                                   a.cost <= cost + tolerance && cost <= a.cost + tolerance &&
                                   a.candidates == e.candidates;
@@ -87,8 +89,8 @@ xme::test::ConformanceTable table;
 // The pairs a row runs: one; three for the temporal predictor (pairs 2 and 3 are (cur, ref) and
 // (ref, cur) again), so that predictors flow from pair to pair and across a refresh.
 std::vector<std::pair<const xme::Plane*, const xme::Plane*>> pairs_for(const xme::SearchParams& params,
-                                                                        const xme::Plane& reference,
-                                                                        const xme::Plane& current) {
+                                                                       const xme::Plane& reference,
+                                                                       const xme::Plane& current) {
     if (params.predictor != xme::Predictor::temporal) return {{&reference, &current}};
     return {{&reference, &current}, {&current, &reference}, {&reference, &current}};
 }
@@ -99,14 +101,16 @@ bool segment_starts(const xme::SearchParams& params, std::size_t pair_index) {
 
 // Runs one row (operation and frames) on every device under test and checks each against the
 // reference, recording the row's status in the table.
-void check_against_reference(const xme::Plane& reference, const xme::Plane& current, const xme::SearchParams& params,
-                             const std::string& what, const std::string& operation) {
+void check_against_reference(const xme::Plane& reference, const xme::Plane& current,
+                             const xme::SearchParams& params, const std::string& what,
+                             const std::string& operation) {
     const auto pairs = pairs_for(params, reference, current);
     std::vector<xme::MotionField> expected;  // computed once a device supports the row
     const auto compute_expected = [&] {
         for (std::size_t i = expected.size(); i < pairs.size(); ++i) {
             const xme::MotionField* previous = segment_starts(params, i) ? nullptr : &expected.back();
-            expected.push_back(xme::reference::estimate(pairs[i].first->view(), pairs[i].second->view(), params, previous));
+            expected.push_back(
+                xme::reference::estimate(pairs[i].first->view(), pairs[i].second->view(), params, previous));
         }
     };
     for (const auto& dut : all_devices()) {
@@ -121,8 +125,8 @@ void check_against_reference(const xme::Plane& reference, const xme::Plane& curr
             CHECK_THROWS_AS(static_cast<void>(dut.device->open_session(options)), xme::Error);
             continue;
         }
-        INFO(dut.device->info().name, " variant ", dut.variant, ", ", what, ", block ", params.block_size, " range ",
-             params.range, " ", to_string(params.border), " ", operation);
+        INFO(dut.device->info().name, " variant ", dut.variant, ", ", what, ", block ", params.block_size,
+             " range ", params.range, " ", to_string(params.border), " ", operation);
         compute_expected();
         auto session = dut.device->open_session(options);
         bool row_passed = true;
@@ -133,8 +137,8 @@ void check_against_reference(const xme::Plane& reference, const xme::Plane& curr
             session->submit(pair);
             const xme::MotionField actual = session->receive().field;
             if (support.tolerance > 0) {
-                row_passed = check_within_filter_tolerance(*pairs[i].first, *pairs[i].second, params, expected[i],
-                                                           actual, support.tolerance) &&
+                row_passed = check_within_filter_tolerance(*pairs[i].first, *pairs[i].second, params,
+                                                           expected[i], actual, support.tolerance) &&
                              row_passed;
                 continue;
             }
@@ -157,7 +161,8 @@ const xme::BorderMode borders[] = {xme::BorderMode::pad, xme::BorderMode::restri
 TEST_SUITE("conformance") {
     TEST_CASE("devices under test") {
         REQUIRE_MESSAGE(!all_devices().empty(), "no available device to test");
-        for (const auto& dut : all_devices()) MESSAGE("testing ", dut.device->info().name, " variant ", dut.variant);
+        for (const auto& dut : all_devices())
+            MESSAGE("testing ", dut.device->info().name, " variant ", dut.variant);
     }
 
     TEST_CASE("operations: every chain, rate term and predictor on random and extreme frames") {
@@ -170,7 +175,8 @@ TEST_SUITE("conformance") {
         const Size sizes[] = {{33, 17}, {1, 1}, {48, 40}, {random_extent(rng), random_extent(rng)}};
         const int ranges[] = {0, 3, 7, 16};
         const xme::test::Content contents[] = {xme::test::Content::noise, xme::test::Content::few_levels,
-                                               xme::test::Content::moving_texture, xme::test::Content::extreme};
+                                               xme::test::Content::moving_texture,
+                                               xme::test::Content::extreme};
         int case_index = 0;
         for (const int block : {4, 8, 16, 32}) {
             for (const auto border : borders) {
@@ -181,8 +187,9 @@ TEST_SUITE("conformance") {
                     ++case_index;
                     const auto frames = xme::test::make_pair(content, size.width, size.height, rng);
                     check_against_reference(frames.reference, frames.current, row.params,
-                                            std::string(to_string(content)) + " " + std::to_string(size.width) +
-                                                "x" + std::to_string(size.height),
+                                            std::string(to_string(content)) + " " +
+                                                std::to_string(size.width) + "x" +
+                                                std::to_string(size.height),
                                             row.label);
                 }
             }
@@ -201,7 +208,8 @@ TEST_SUITE("conformance") {
         const Size sizes[] = {{33, 17}, {1, 1}, {64, 48}, {97, 61}, {random_extent(rng), random_extent(rng)}};
         const int ranges[] = {0, 1, 3, 7, 16};
         const xme::test::Content contents[] = {xme::test::Content::noise, xme::test::Content::few_levels,
-                                               xme::test::Content::moving_texture, xme::test::Content::extreme};
+                                               xme::test::Content::moving_texture,
+                                               xme::test::Content::extreme};
         int case_index = 0;
         for (const Size size : sizes) {
             for (const int block : {4, 8, 16, 32}) {
@@ -212,8 +220,9 @@ TEST_SUITE("conformance") {
                             const auto frames = xme::test::make_pair(content, size.width, size.height, rng);
                             xme::SearchParams params{block, range, border, xme::SearchMethod::full, subpel};
                             check_against_reference(frames.reference, frames.current, params,
-                                                    std::string(to_string(content)) + " " + std::to_string(size.width) +
-                                                        "x" + std::to_string(size.height),
+                                                    std::string(to_string(content)) + " " +
+                                                        std::to_string(size.width) + "x" +
+                                                        std::to_string(size.height),
                                                     xme::test::describe_operation(params));
                         }
                     }
@@ -248,5 +257,106 @@ TEST_SUITE("conformance") {
         }
         table.report("conformance table, real frames");
         report_filtered_tally();
+    }
+
+    TEST_CASE("transforms: every variant on every device, bit-identical with the reference, and IEEE 1180") {
+        auto rng = xme::test::rng_for("conformance transforms");
+        std::uniform_int_distribution<int> residual(-255, 255);
+        std::uniform_int_distribution<int> wide(xme::dct_input_min, xme::dct_input_max);
+        // Inputs: random residuals and the whole input range, the extreme checkerboards, a constant, an
+        // impulse; 1000 of them in one call, so that a device's parallel path runs.
+        std::vector<xme::Block8x8> inputs;
+        for (int b = 0; b < 1000; ++b) {
+            xme::Block8x8 block{};
+            for (std::size_t i = 0; i < 64; ++i) {
+                const int x = static_cast<int>(i % 8);
+                const int y = static_cast<int>(i / 8);
+                switch (b % 5) {
+                    case 0:
+                        block[i] = static_cast<std::int16_t>(residual(rng));
+                        break;
+                    case 1:
+                        block[i] = static_cast<std::int16_t>(wide(rng));
+                        break;
+                    case 2:
+                        block[i] = static_cast<std::int16_t>((x + y) % 2 == 0 ? 255 : -255);
+                        break;
+                    case 3:
+                        block[i] = static_cast<std::int16_t>(b % 511 - 255);
+                        break;
+                    default:
+                        block[i] =
+                            static_cast<std::int16_t>(i == static_cast<std::size_t>(b % 64) ? 2047 : 0);
+                        break;
+                }
+            }
+            inputs.push_back(block);
+        }
+        std::vector<std::string> done;  // a device's transforms do not depend on the search variant
+        for (const auto& dut : all_devices()) {
+            const std::string name = dut.device->info().name;
+            if (std::find(done.begin(), done.end(), name) != done.end()) continue;
+            done.push_back(name);
+            for (const auto variant : {xme::TransformVariant::matrix, xme::TransformVariant::loeffler}) {
+                const std::string operation = std::string("dct ") + to_string(variant);
+                const xme::Support support = dut.device->supports_transform(variant);
+                if (!support.supported) {
+                    table.not_supported(operation, dut, support.reason);
+                    std::vector<xme::Block8x8> one(1);
+                    CHECK_THROWS_AS(
+                        dut.device->transform_blocks(variant, xme::TransformDirection::forward, one),
+                        xme::Error);
+                    continue;
+                }
+                INFO(name, " ", operation);
+                bool passed = true;
+                std::vector<xme::Block8x8> coefficients = inputs;
+                dut.device->transform_blocks(variant, xme::TransformDirection::forward, coefficients);
+                std::vector<xme::Block8x8> samples = coefficients;
+                dut.device->transform_blocks(variant, xme::TransformDirection::inverse, samples);
+                for (std::size_t b = 0; b < inputs.size(); ++b) {
+                    const xme::Block8x8 forward = xme::reference::forward_dct(variant, inputs[b]);
+                    const bool same = coefficients[b] == forward &&
+                                      samples[b] == xme::reference::inverse_dct(variant, forward);
+                    CHECK_MESSAGE(same, "block ", b, " differs from the reference");
+                    passed = passed && same;
+                }
+                // A sample outside the forward range is refused before any block changes.
+                std::vector<xme::Block8x8> bad = {inputs[0], inputs[1]};
+                bad[1][5] = 2048;
+                const auto before = bad;
+                CHECK_THROWS_AS(dut.device->transform_blocks(variant, xme::TransformDirection::forward, bad),
+                                xme::Error);
+                CHECK(bad == before);
+                // IEEE 1180 through the device, one block per call.
+                const auto through = [&](xme::TransformDirection direction) {
+                    return [&, direction](const xme::Block8x8& block) {
+                        std::vector<xme::Block8x8> one = {block};
+                        dut.device->transform_blocks(variant, direction, one);
+                        return one.front();
+                    };
+                };
+                for (const xme::test::Ieee1180Range range : xme::test::ieee1180_ranges()) {
+                    for (const bool inverse : {true, false}) {
+                        const auto figures = inverse ? xme::test::ieee1180_inverse(
+                                                           through(xme::TransformDirection::inverse), range)
+                                                     : xme::test::ieee1180_forward(
+                                                           through(xme::TransformDirection::forward), range);
+                        const std::string line = "IEEE 1180 on " + name + ": " + operation +
+                                                 (inverse ? " inverse " : " forward ") +
+                                                 xme::test::describe(range) + ": " + figures.describe();
+                        MESSAGE(line);
+                        CHECK_MESSAGE(figures.within_limits(), line);
+                        passed = passed && figures.within_limits();
+                    }
+                }
+                if (passed) {
+                    table.passed(operation, dut);
+                } else {
+                    table.failed(operation, dut);
+                }
+            }
+        }
+        table.report("conformance table, transforms");
     }
 }

@@ -42,6 +42,35 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         "scalar oracle: slow)");
 }
 
+const char* to_string(TransformDirection direction) {
+    return direction == TransformDirection::forward ? "forward" : "inverse";
+}
+
+Support Device::supports_transform(TransformVariant variant) const {
+    return Support::no(info().name + " does not compute SPEC §13's " + to_string(variant) +
+                       " transform yet: the cpu device and the reference do");
+}
+
+void Device::transform_blocks(TransformVariant variant, TransformDirection /*direction*/,
+                              std::span<Block8x8> /*blocks*/) {
+    require_supported(supports_transform(variant));
+    throw Error(ErrorKind::unsupported, info().name + " says it supports the " + std::string(to_string(variant)) +
+                                            " transform but does not implement transform_blocks");
+}
+
+void check_forward_inputs(std::span<const Block8x8> blocks) {
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (const std::int16_t sample : blocks[b]) {
+            if (sample < dct_input_min || sample > dct_input_max) {
+                throw Error(ErrorKind::invalid_argument,
+                            "block " + std::to_string(b) + " holds the sample " + std::to_string(sample) +
+                                ", outside the forward transform's " + std::to_string(dct_input_min) + ".." +
+                                std::to_string(dct_input_max) + " (SPEC §13)");
+            }
+        }
+    }
+}
+
 void require_supported(const Support& support) {
     if (!support.supported) throw Error(ErrorKind::unsupported, support.reason);
 }

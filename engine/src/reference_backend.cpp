@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "xme/dct.hpp"
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
 
@@ -47,6 +48,15 @@ public:
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         static_cast<void>(checked_variant(info_, options));
         return std::make_unique<ReferenceSession>(options);
+    }
+    // SPEC §13's transforms are defined by the reference's arithmetic.
+    [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
+    void transform_blocks(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks) override {
+        if (direction == TransformDirection::forward) check_forward_inputs(blocks);
+        for (Block8x8& block : blocks) {
+            block = direction == TransformDirection::forward ? reference::forward_dct(variant, block)
+                                                             : reference::inverse_dct(variant, block);
+        }
     }
 
 private:

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ private:
 
 // Throws Error(unsupported) with the support answer's reason when it is no.
 void require_supported(const Support& support);
+
+// Throws Error(invalid_argument) naming the first block with a sample outside the forward transform's
+// range (SPEC §13): what transform_blocks checks before it changes any block.
+void check_forward_inputs(std::span<const Block8x8> blocks);
 
 // Checks options shared by every backend: parameters, frame size, variant name. Returns the
 // variant to use (the default when options.variant is empty).

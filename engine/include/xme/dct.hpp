@@ -12,6 +12,8 @@ namespace xme {
 
 enum class TransformVariant { matrix, loeffler };
 [[nodiscard]] const char* to_string(TransformVariant variant);
+enum class TransformDirection { forward, inverse };
+[[nodiscard]] const char* to_string(TransformDirection direction);
 
 // One 8x8 block, row-major: samples f(x, y) at [8 * y + x] (x the column); coefficients F(u, v) at
 // [8 * v + u] (u the horizontal frequency).

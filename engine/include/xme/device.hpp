@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "xme/dct.hpp"
 #include "xme/frame.hpp"
 #include "xme/motion_field.hpp"
 #include "xme/params.hpp"
@@ -102,6 +104,15 @@ public:
     // Optional: a microbenchmark of that instruction, so that benchmarks can report the fraction of
     // peak a kernel reaches. Devices without one return nothing.
     [[nodiscard]] virtual std::optional<SadPeak> measure_sad_peak() { return std::nullopt; }
+
+    // SPEC §13 on the device: whether it computes `variant` (bit-identical to the reference, as every
+    // device must), and what is missing when not. The default: not yet.
+    [[nodiscard]] virtual Support supports_transform(TransformVariant variant) const;
+    // The 8x8 transforms of `blocks` in place, forward (samples in dct_input_min..dct_input_max, else
+    // Error(invalid_argument) naming the block, before any is changed) or inverse. Throws
+    // Error(unsupported) with supports_transform's reason when it says no.
+    virtual void transform_blocks(TransformVariant variant, TransformDirection direction,
+                                  std::span<Block8x8> blocks);
 };
 
 // Convenience for one pair: opens a session, submits, receives.
