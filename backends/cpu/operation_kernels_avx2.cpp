@@ -1,5 +1,6 @@
 // The operation kernels with AVX2: SATD over four 4x4 tiles per 256-bit register (the SSE2 transpose
-// runs in each 128-bit lane); SAD and the 6-tap filter as SSE2 (compiled with AVX2's VEX encoding).
+// runs in each 128-bit lane); SAD of 16-wide blocks two rows per register; the other SAD sizes and the
+// 6-tap filter as SSE2 (compiled with AVX2's VEX encoding).
 #include <immintrin.h>
 
 #include "operation_kernels_simd.hpp"
@@ -56,8 +57,52 @@ struct Avx2OperationOps : X86Common {
     }
 };
 
+// Two rows of 16 bytes, `row` apart, as one register.
+__m256i load_row_pair(const std::uint8_t* p, std::ptrdiff_t row) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(X86Common::load16(p)), X86Common::load16(p + row),
+                                   1);
+}
+
+// 16x16 against four candidates, two rows per vpsadbw: a third fewer instructions than one row per
+// psadbw, which is most of the scattered searches' (tz, dia, hex) time once their bookkeeping is small.
+void sad_x4_16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* const refs[4],
+               std::ptrdiff_t reference_stride, std::uint32_t sads[4]) {
+    __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                      _mm256_setzero_si256()};
+#pragma GCC unroll 2
+    for (int j = 0; j < 16; j += 2) {
+        const __m256i c = load_row_pair(current + j * current_stride, current_stride);
+        const std::ptrdiff_t r = j * reference_stride;
+        for (int k = 0; k < 4; ++k) {
+            acc[k] =
+                _mm256_add_epi64(acc[k], _mm256_sad_epu8(c, load_row_pair(refs[k] + r, reference_stride)));
+        }
+    }
+    // Each 64-bit lane holds less than 2^16: candidates 0 and 1 (2 and 3) share lanes as 32-bit halves.
+    const __m256i sums01 = _mm256_or_si256(acc[0], _mm256_slli_epi64(acc[1], 32));
+    const __m256i sums23 = _mm256_or_si256(acc[2], _mm256_slli_epi64(acc[3], 32));
+    const __m128i halves01 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums01), _mm256_extracti128_si256(sums01, 1));
+    const __m128i halves23 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums23), _mm256_extracti128_si256(sums23, 1));
+    const __m128i total =
+        _mm_add_epi32(_mm_unpacklo_epi64(halves01, halves23), _mm_unpackhi_epi64(halves01, halves23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(sads), total);
+}
+
+void sad_x4_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                 const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
+                 std::uint32_t sads[4]) {
+    if (size == 16) return sad_x4_16(current, current_stride, refs, reference_stride, sads);
+    sad_x4_simd<Avx2OperationOps>(current, current_stride, refs, reference_stride, size, sads);
+}
+
 }  // namespace
 
-OperationKernels avx2_operation_kernels() { return make_operation_kernels<Avx2OperationOps>(); }
+OperationKernels avx2_operation_kernels() {
+    OperationKernels kernels = make_operation_kernels<Avx2OperationOps>();
+    kernels.sad_x4 = &sad_x4_avx2;
+    return kernels;
+}
 
 }  // namespace xme::cpu
