@@ -42,6 +42,12 @@ int CandidateSearch::apply(const MotionVector* pels, const int* indices, const s
     const IntegerBlock& b = block_;
     std::uint32_t sads[4];
     b.kernels->sad_x4(current_, b.current->stride(), refs, reference_stride_, b.size, sads);
+    if (b.lambda == 0 && has_best_) {
+        // Most sets hold no improvement: one test for the set instead of an unpredictable one per candidate.
+        std::uint32_t least = sads[0];
+        for (int k = 1; k < count; ++k) least = std::min(least, sads[k]);
+        if (least > best_cost_) return -1;
+    }
     int last = -1;
     for (int k = 0; k < count; ++k) {
         const MotionVector pel = pels[k];
@@ -66,16 +72,17 @@ int CandidateSearch::apply(const MotionVector* pels, const int* indices, const s
     return last;
 }
 
-int CandidateSearch::consider(const MotionVector* pels, int count) {
+int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count) {
     MotionVector kept[4];
     int index[4];
     const std::uint8_t* refs[4];
     int last = -1;
     int n = 0;
     for (int i = 0; i < count; ++i) {
-        if (!admissible(pels[i])) continue;
-        kept[n] = pels[i];
-        refs[n] = reference_block(pels[i]);
+        const MotionVector pel{centre.x + offsets[i].x, centre.y + offsets[i].y};
+        if (!admissible(pel)) continue;
+        kept[n] = pel;
+        refs[n] = reference_block(pel);
         index[n++] = i;
         if (n == 4) {
             const int improved = apply(kept, index, refs, 4);

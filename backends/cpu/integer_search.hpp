@@ -51,7 +51,10 @@ public:
     }
     // Evaluates the admissible ones of pels[0..count); returns the index of the last that became the best,
     // or -1 when none did.
-    int consider(const MotionVector* pels, int count);
+    int consider(const MotionVector* pels, int count) { return consider_around({0, 0}, pels, count); }
+    // The same for the points centre + offsets[0..count), without building them first (an array of
+    // MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as a SAD).
+    int consider_around(MotionVector centre, const MotionVector* offsets, int count);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
     int evaluate(const MotionVector* pels, int count);
     int consider(MotionVector pel) { return consider(&pel, 1); }

@@ -74,11 +74,7 @@ constexpr auto diamond_table = [] {
 void diamond(TestZone& tz, MotionVector centre, int k) {
     ++tz.idle_rounds;
     const DiamondOffsets& offsets = diamond_table[static_cast<std::size_t>(k)];
-    MotionVector points[16];
-    for (int i = 0; i < offsets.count; ++i) {
-        points[i] = {centre.x + offsets.points[i].x, centre.y + offsets.points[i].y};
-    }
-    const int improved = tz.search.consider(points, offsets.count);
+    const int improved = tz.search.consider_around(centre, offsets.points, offsets.count);
     if (improved >= 0) {
         tz.distance = 1 << k;
         tz.idle_rounds = 0;
