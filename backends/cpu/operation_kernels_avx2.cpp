@@ -97,11 +97,69 @@ void sad_x4_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride,
     sad_x4_simd<Avx2OperationOps>(current, current_stride, refs, reference_stride, size, sads);
 }
 
+// SATD of 16-wide strips without a transpose (x264's layout): vbroadcasti128 puts a row in both halves
+// of a register and one vpmaddubsw with (1, 1) pairs in the low half and (1, -1) in the high half does
+// the first horizontal butterfly while widening; by linearity the prediction's transform is subtracted
+// from the current block's. The rows' two butterflies are adds across registers. The last stage (columns
+// two apart: neighbouring 16-bit lanes) is not computed: |a + b| + |a - b| = 2 max(|a|, |b|), and SATD
+// halves the sum of magnitudes anyway, so each pair adds max(|a|, |b|). No shuffle in the loop.
+__m256i broadcast_row(const std::uint8_t* p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+template <bool Averaged>
+std::uint32_t satd_strips16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                            std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride,
+                            int width, int height) {
+    const __m256i pair_sum_diff = _mm256_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  //
+                                                   1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1);
+    const __m256i low_lanes = _mm256_set1_epi32(1);  // vpmaddwd weights (1, 0): the low 16 bits of each pair
+    __m256i total = _mm256_setzero_si256();
+    for (int x = 0; x < width; x += 16) {
+        for (int y = 0; y < height; y += 4) {
+            __m256i d[4];
+            for (int j = 0; j < 4; ++j) {
+                const std::ptrdiff_t row = y + j;
+                const __m256i c = broadcast_row(current + row * current_stride + x);
+                __m256i prediction = broadcast_row(p + row * p_stride + x);
+                if constexpr (Averaged)
+                    prediction = _mm256_avg_epu8(prediction, broadcast_row(q + row * q_stride + x));
+                d[j] = _mm256_sub_epi16(_mm256_maddubs_epi16(c, pair_sum_diff),
+                                        _mm256_maddubs_epi16(prediction, pair_sum_diff));
+            }
+            Avx2OperationOps::butterflies256(d);
+            __m256i sum = _mm256_setzero_si256();
+            for (const __m256i v : d) {
+                const __m256i magnitude = _mm256_abs_epi16(v);
+                // Each 16-bit lane <= 8 * 255 after three stages; four of them fit.
+                sum = _mm256_add_epi16(sum, _mm256_max_epi16(magnitude, _mm256_srli_epi32(magnitude, 16)));
+            }
+            total = _mm256_add_epi32(total, _mm256_madd_epi16(sum, low_lanes));
+        }
+    }
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
+}
+
+std::uint32_t satd_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                        std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
+                        int height) {
+    if (width % 16 != 0)
+        return satd_simd<Avx2OperationOps>(current, current_stride, p, p_stride, q, q_stride, width, height);
+    // Half-sample positions predict from one plane (p == q): no average to take.
+    if (p == q && p_stride == q_stride)
+        return satd_strips16<false>(current, current_stride, p, p_stride, q, q_stride, width, height);
+    return satd_strips16<true>(current, current_stride, p, p_stride, q, q_stride, width, height);
+}
+
 }  // namespace
 
 OperationKernels avx2_operation_kernels() {
     OperationKernels kernels = make_operation_kernels<Avx2OperationOps>();
     kernels.sad_x4 = &sad_x4_avx2;
+    kernels.satd = &satd_avx2;
     return kernels;
 }
 
