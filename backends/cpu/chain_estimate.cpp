@@ -1,7 +1,5 @@
 #include "chain_estimate.hpp"
 
-#include <omp.h>
-
 #include <atomic>
 #include <limits>
 
@@ -12,10 +10,7 @@
 namespace xme::cpu {
 
 ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& variant, int threads)
-    : params_(params),
-      kernels_(operation_kernels_for(variant)),
-      threads_(threads),
-      scratch_(static_cast<std::size_t>(threads)) {}
+    : params_(params), kernels_(operation_kernels_for(variant)), threads_(threads) {}
 
 const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
     for (auto& slot : slots_) {
@@ -40,6 +35,10 @@ void ChainEstimator::prepare(const FramePair& pair) {
     const int b = params_.block_size;
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
+    if (params_.subpel == Subpel::qpel && half_pel_id_ != pair.reference_id) {
+        half_pel_.assign(*reference_, kernels_, threads_);
+        half_pel_id_ = pair.reference_id;
+    }
     if (params_.search == SearchMethod::ehds) {
         const Plane reference1 = mean_downsample(reference);
         const Plane current1 = mean_downsample(current);
@@ -69,11 +68,10 @@ IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) co
 }
 
 BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel,
-                                         std::uint64_t integer_cost, std::uint32_t candidates,
-                                         QpelScratch& scratch) const {
+                                         std::uint64_t integer_cost, std::uint32_t candidates) const {
     SubpelResult final{{4 * pel.x, 4 * pel.y}, integer_cost};
     if (params_.subpel == Subpel::hpel) final = refine_hpel(block, pel);
-    if (params_.subpel == Subpel::qpel) final = refine_qpel(block, pel, scratch);
+    if (params_.subpel == Subpel::qpel) final = refine_qpel(block, pel, half_pel_);
     // Marks the block: estimate() reports a cost or a vector that does not fit (SPEC's limits keep both
     // inside for every valid lambda and range; this guards the contract, as the reference does).
     if (final.cost > std::numeric_limits<std::uint32_t>::max() || final.mv.x < -32768 || final.mv.x > 32767 ||
@@ -84,7 +82,7 @@ BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector
             static_cast<std::uint32_t>(final.cost), candidates};
 }
 
-BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor, QpelScratch& scratch) const {
+BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor) const {
     const IntegerBlock block = block_at(bx, by, predictor);
     IntegerResult integer;
     switch (params_.search) {
@@ -104,7 +102,7 @@ BlockMotion ChainEstimator::search_block(int bx, int by, MotionVector predictor,
             integer = tz_search(block);
             break;
     }
-    return refine_block(block, integer.pel, integer.cost, integer.candidates, scratch);
+    return refine_block(block, integer.pel, integer.cost, integer.candidates);
 }
 
 MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* previous) {
@@ -134,8 +132,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
 #pragma omp parallel for num_threads(threads_) schedule(dynamic)
             for (int by = by_low; by <= by_high; ++by) {
                 const int bx = t - 2 * by;
-                field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
-                                                scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+                field.at(bx, by) = search_block(bx, by, predictor_of(bx, by));
             }
         }
     } else {
@@ -144,8 +141,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
         for (int i = 0; i < blocks; ++i) {
             const int bx = i % bx_count;
             const int by = i / bx_count;
-            field.at(bx, by) = search_block(bx, by, predictor_of(bx, by),
-                                            scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+            field.at(bx, by) = search_block(bx, by, predictor_of(bx, by));
         }
     }
     for (const BlockMotion& m : field.blocks) {
@@ -164,8 +160,7 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field) {
     for (int i = 0; i < blocks; ++i) {
         BlockMotion& m = field.blocks[static_cast<std::size_t>(i)];
         const IntegerBlock block = block_at(i % field.blocks_x, i / field.blocks_x, {});
-        m = refine_block(block, {m.mv_x / 4, m.mv_y / 4}, m.cost, m.candidates,
-                         scratch_[static_cast<std::size_t>(omp_get_thread_num())]);
+        m = refine_block(block, {m.mv_x / 4, m.mv_y / 4}, m.cost, m.candidates);
     }
 }
 

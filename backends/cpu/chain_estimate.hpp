@@ -5,7 +5,6 @@
 
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "cpu_kernels.hpp"
 #include "integer_search.hpp"
@@ -26,11 +25,9 @@ public:
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
-    [[nodiscard]] BlockMotion search_block(int bx, int by, MotionVector predictor,
-                                           QpelScratch& scratch) const;
+    [[nodiscard]] BlockMotion search_block(int bx, int by, MotionVector predictor) const;
     [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
-                                           std::uint64_t integer_cost, std::uint32_t candidates,
-                                           QpelScratch& scratch) const;
+                                           std::uint64_t integer_cost, std::uint32_t candidates) const;
     void prepare(const FramePair& pair);
     // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
     [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
@@ -49,7 +46,9 @@ private:
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;
     std::optional<MeanPyramid> pyramid_;
-    std::vector<QpelScratch> scratch_;  // one per thread
+    // The reference's half-sample planes for qpel, and the frame they were filtered from.
+    HalfPelFrame half_pel_;
+    std::optional<std::int64_t> half_pel_id_;
     int padded_width_ = 0;
     int padded_height_ = 0;
 };

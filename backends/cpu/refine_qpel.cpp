@@ -1,6 +1,6 @@
 // SPEC §10: the quarter-pel refinement, half stage then quarter stage, J = SATD + lambda * R(mv - p). The
-// half-pel planes of the block's neighbourhood are filtered once per block; every one of H.264's 16
-// sample positions is then the rounded average of two of its planes (or one plane, averaged with itself).
+// half-pel planes are the reference frame's (filtered once per frame); every one of H.264's 16 sample
+// positions is the rounded average of two of its planes (or one plane, averaged with itself).
 #include <cstdint>
 
 #include "subpel_refine.hpp"
@@ -16,10 +16,10 @@ struct Tap {
 struct Neighbourhood {
     const std::uint8_t* integer;  // G at plane position (0, 0), which is pixel (x + ix - 1, y + iy - 1)
     std::ptrdiff_t integer_stride;
-    const std::uint8_t* horizontal;  // b, stride n
+    const std::uint8_t* horizontal;  // b at plane position (0, 0)
     const std::uint8_t* vertical;    // h
     const std::uint8_t* centre;      // j
-    int n;                           // the half-sample planes' stride
+    std::ptrdiff_t n;                // the half-sample planes' stride
 
     Tap at(int plane, int col, int row) const {
         switch (plane) {
@@ -48,22 +48,17 @@ constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}
 
 }  // namespace
 
-SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, QpelScratch& scratch) {
+SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel, const HalfPelFrame& planes) {
     const int size = block.size;
     const int n = size + 2;  // integer positions ix - 1 .. ix + size, the last one for H, M, m and s
-    const int width = (n + 7) / 8 * 8;  // whole vectors: the columns past n are filtered, never read
-    const auto plane_bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(n);
-    scratch.planes.resize(3 * plane_bytes);
-    scratch.filter.resize(half_pel_scratch_words(width, n));
-
-    const std::ptrdiff_t stride = block.reference->stride();
-    const std::uint8_t* source =
-        block.reference->block(block.x + integer_pel.x - 3, block.y + integer_pel.y - 3, width + 5, n + 5) +
-        2 * stride + 2;
-    std::uint8_t* planes = scratch.planes.data();
-    block.kernels->half_pel_planes(source, stride, width, n, planes, planes + plane_bytes,
-                                   planes + 2 * plane_bytes, scratch.filter.data());
-    const Neighbourhood area{source, stride, planes, planes + plane_bytes, planes + 2 * plane_bytes, width};
+    const int x = block.x + integer_pel.x - 1;
+    const int y = block.y + integer_pel.y - 1;
+    const Neighbourhood area{block.reference->block(x, y, n, n),
+                             block.reference->stride(),
+                             planes.region(HalfPelFrame::horizontal, x, y, n, n),
+                             planes.region(HalfPelFrame::vertical, x, y, n, n),
+                             planes.region(HalfPelFrame::centre, x, y, n, n),
+                             planes.stride()};
     const std::uint8_t* current = block.current->block(block.x, block.y, size, size);
 
     const auto satd_at = [&](MotionVector mv) {

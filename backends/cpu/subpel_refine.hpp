@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include "half_pel_frame.hpp"
 #include "integer_search.hpp"
 
 namespace xme::cpu {
@@ -20,13 +20,9 @@ struct SubpelResult {
 
 [[nodiscard]] SubpelResult refine_hpel(const IntegerBlock& block, MotionVector integer_pel);
 
-// Per-thread buffers of the quarter-pel refinement: the neighbourhood's half-pel planes.
-struct QpelScratch {
-    std::vector<std::uint8_t> planes;
-    std::vector<std::int32_t> filter;
-};
+// `planes` holds the reference frame's half-sample planes (half_pel_frame.hpp).
 [[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
-                                       QpelScratch& scratch);
+                                       const HalfPelFrame& planes);
 
 // The best of `centre` and its 8 neighbours centre + step * (s, t) that are valid, by SPEC §8's key with
 // J = distortion(mv) + weight * R(mv - p); the centre is always costed.
