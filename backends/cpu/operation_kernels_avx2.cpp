@@ -1,6 +1,6 @@
 // The operation kernels with AVX2: SATD over four 4x4 tiles per 256-bit register (the SSE2 transpose
-// runs in each 128-bit lane); SAD of 16-wide blocks two rows per register; the other SAD sizes and the
-// 6-tap filter as SSE2 (compiled with AVX2's VEX encoding).
+// runs in each 128-bit lane); SAD of 16-wide blocks two rows per register; the 6-tap filter 16 samples
+// per register; the other SAD sizes and the filter's last columns as SSE2 (AVX2's VEX encoding).
 #include <immintrin.h>
 
 #include "operation_kernels_simd.hpp"
@@ -11,6 +11,74 @@ namespace {
 
 struct Avx2OperationOps : X86Common {
     static constexpr int tile_columns = 16;
+
+    // The 6-tap filter 16 outputs per register (the whole frame's planes are filtered in long rows); the
+    // last n % 16 as SSE2.
+    static __m256i widen16(const std::uint8_t* p) { return _mm256_cvtepu8_epi16(load16(p)); }
+    static __m256i six_tap256(__m256i e, __m256i f, __m256i g, __m256i h, __m256i i, __m256i j) {
+        const __m256i outer = _mm256_add_epi16(e, j);
+        const __m256i inner = _mm256_add_epi16(g, h);
+        const __m256i side = _mm256_add_epi16(f, i);
+        return _mm256_add_epi16(_mm256_sub_epi16(outer, _mm256_mullo_epi16(side, _mm256_set1_epi16(5))),
+                                _mm256_mullo_epi16(inner, _mm256_set1_epi16(20)));
+    }
+    // 16 words to 16 bytes, clipped.
+    static void store_clipped(__m256i v, std::uint8_t* out) {
+        const __m128i packed = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), packed);
+    }
+    static void six_tap_row(const std::uint8_t* s, int unused, int n, std::int16_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i v = six_tap256(widen16(s + x - 2), widen16(s + x - 1), widen16(s + x),
+                                         widen16(s + x + 1), widen16(s + x + 2), widen16(s + x + 3));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), v);
+        }
+        X86Common::six_tap_row(s + x, unused, n - x, out + x);
+    }
+    static void round_row(const std::int16_t* v, int n, std::uint8_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + x));
+            store_clipped(_mm256_srai_epi16(_mm256_add_epi16(words, _mm256_set1_epi16(16)), 5), out + x);
+        }
+        X86Common::round_row(v + x, n - x, out + x);
+    }
+    static void six_tap_column_rounded(const std::uint8_t* s, std::ptrdiff_t stride, int n,
+                                       std::uint8_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i v =
+                six_tap256(widen16(s + x - 2 * stride), widen16(s + x - stride), widen16(s + x),
+                           widen16(s + x + stride), widen16(s + x + 2 * stride), widen16(s + x + 3 * stride));
+            store_clipped(_mm256_srai_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(16)), 5), out + x);
+        }
+        X86Common::six_tap_column_rounded(s + x, stride, n - x, out + x);
+    }
+    static void six_tap_centre(const std::int16_t* b1, std::ptrdiff_t row, int n, std::uint8_t* out) {
+        int x = 0;
+        const __m256i taps01 = _mm256_setr_epi16(1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5);
+        const __m256i taps23 = _mm256_set1_epi16(20);
+        const __m256i taps45 = _mm256_setr_epi16(-5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1);
+        const __m256i bias = _mm256_set1_epi32(512);
+        for (; x + 16 <= n; x += 16) {
+            __m256i r[6];
+            for (int k = 0; k < 6; ++k)
+                r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + k * row + x));
+            // Unpacking within each 128-bit lane, then packing back the same way, keeps the order.
+            const auto half = [&](auto unpack) {
+                return _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(unpack(r[0], r[1]), taps01),
+                                                         _mm256_madd_epi16(unpack(r[2], r[3]), taps23)),
+                                        _mm256_madd_epi16(unpack(r[4], r[5]), taps45));
+            };
+            const __m256i low = half([](__m256i a, __m256i b) { return _mm256_unpacklo_epi16(a, b); });
+            const __m256i high = half([](__m256i a, __m256i b) { return _mm256_unpackhi_epi16(a, b); });
+            const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(low, bias), 10),
+                                                     _mm256_srai_epi32(_mm256_add_epi32(high, bias), 10));
+            store_clipped(words, out + x);
+        }
+        X86Common::six_tap_centre(b1 + x, row, n - x, out + x);
+    }
 
     static void butterflies256(__m256i* d) {
         const __m256i s01 = _mm256_add_epi16(d[0], d[1]);
