@@ -1,6 +1,7 @@
 // SPEC §10's half-sample planes (b, h, j) of a whole reference frame, filtered once per frame rather
-// than once per block: neighbouring blocks' quarter-pel neighbourhoods overlap, and a block filtered its
-// own 24x18 region of each plane (four times the samples of the frame's planes, on shorter rows).
+// than once per block: neighbouring blocks' quarter-pel neighbourhoods overlap. Per 16x16 block, its own
+// 24x18 region of each plane was 1.4 times the samples of the frame's planes (margin included), on rows
+// too short for 16-sample vectors.
 // Like SearchPlane, any region is one pointer: beyond the frame each plane is constant along rows and
 // columns once the 6-tap support lies past the edge (3 samples), so a region past the margin reads the
 // same samples as the region clamped to it.
