@@ -30,9 +30,23 @@ const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
 void ChainEstimator::prepare(const FramePair& pair) {
     const PlaneView reference = pair.reference;
     const PlaneView current = pair.current;
-    current_ = &padded(pair.current_id, current);
-    reference_ = &padded(pair.reference_id, reference);
     const int b = params_.block_size;
+    // Restrict mode keeps every candidate block inside Wp x Hp (SPEC §2); on a frame of whole blocks that
+    // is the frame itself, and without a sub-pel step (whose samples reach past the block) or ehds's
+    // pyramid nothing reads past an edge: the frames are read in place instead of padded, a copy per
+    // pair that was 12% of tz's time at range 16.
+    const bool in_place = params_.border == BorderMode::restrict && params_.subpel == Subpel::none &&
+                          params_.search != SearchMethod::ehds && current.width % b == 0 &&
+                          current.height % b == 0;
+    if (in_place) {
+        current_view_.view(current);
+        reference_view_.view(reference);
+        current_ = &current_view_;
+        reference_ = &reference_view_;
+    } else {
+        current_ = &padded(pair.current_id, current);
+        reference_ = &padded(pair.reference_id, reference);
+    }
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
     if (params_.subpel == Subpel::qpel && half_pel_id_ != pair.reference_id) {

@@ -42,6 +42,8 @@ private:
         SearchPlane plane;
     };
     PaddedSlot slots_[2];
+    SearchPlane reference_view_;  // the frames read in place, when no read leaves them
+    SearchPlane current_view_;
     std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;

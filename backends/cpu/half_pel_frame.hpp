@@ -25,7 +25,8 @@ class HalfPelFrame {
 public:
     enum Plane { horizontal = 0, vertical = 1, centre = 2 };  // H.264's b, h, j
 
-    // Filters the three planes of `reference` (threads share the rows).
+    // Filters the three planes of `reference`, a padded plane (its margin covers the 6-tap reach; threads
+    // share the rows).
     void assign(const SearchPlane& reference, const OperationKernels& kernels, int threads);
 
     // The top-left of the w x h region at (x, y) of one plane; w and h at most 34.
