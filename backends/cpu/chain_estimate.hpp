@@ -30,8 +30,7 @@ private:
     // The block's result into `field` (with partitions, its macroblock's too), from thread `thread`.
     void search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field);
     [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
-                                           std::uint64_t integer_cost, std::uint32_t candidates,
-                                           QpelScratch& scratch) const;
+                                           std::uint64_t integer_cost, std::uint32_t candidates) const;
     void prepare(const FramePair& pair);
     // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
     [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
@@ -46,12 +45,16 @@ private:
         SearchPlane plane;
     };
     PaddedSlot slots_[2];
+    SearchPlane reference_view_;  // the frames read in place, when no read leaves them
+    SearchPlane current_view_;
     std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;
     std::optional<MeanPyramid> pyramid_;
+    // The reference's half-sample planes for qpel, and the frame they were filtered from.
+    HalfPelFrame half_pel_;
+    std::optional<std::int64_t> half_pel_id_;
     PartitionCandidates partition_kernel_;
-    std::vector<QpelScratch> scratch_;                 // one per thread
     std::vector<PartitionScratch> partition_scratch_;  // one per thread, with partitions
     int padded_width_ = 0;
     int padded_height_ = 0;

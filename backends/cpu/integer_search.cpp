@@ -1,69 +1,119 @@
 #include "integer_search.hpp"
 
+#include <algorithm>
+#include <climits>
+
 namespace xme::cpu {
 
-bool CandidateSearch::admissible(MotionVector pel) const {
-    const IntegerBlock& b = block_;
-    if (pel.x < b.centre.x - b.range || pel.x > b.centre.x + b.range || pel.y < b.centre.y - b.range ||
-        pel.y > b.centre.y + b.range) {
-        return false;
+CandidateSearch::CandidateSearch(const IntegerBlock& block) : block_(block) {
+    const IntegerBlock& b = block;
+    MotionVector low{b.centre.x - b.range, b.centre.y - b.range};
+    MotionVector high{b.centre.x + b.range, b.centre.y + b.range};
+    zero_in_window_ = low.x <= 0 && 0 <= high.x && low.y <= 0 && 0 <= high.y;
+    if (b.border == BorderMode::restrict) {
+        // SPEC §2: the displaced block inside the padded frame.
+        low = {std::max(low.x, -b.x), std::max(low.y, -b.y)};
+        high = {std::min(high.x, b.padded_width - b.size - b.x),
+                std::min(high.y, b.padded_height - b.size - b.y)};
     }
-    if (b.border == BorderMode::pad || (pel.x == 0 && pel.y == 0)) return true;
-    // SPEC §2: the displaced block inside the padded frame (the zero vector is always valid).
-    const int left = b.x + pel.x;
-    const int top = b.y + pel.y;
-    return left >= 0 && left <= b.padded_width - b.size && top >= 0 && top <= b.padded_height - b.size;
+    if (low.x <= high.x && low.y <= high.y) {
+        box_low_x_ = static_cast<unsigned>(low.x);
+        box_low_y_ = static_cast<unsigned>(low.y);
+        box_width_ = static_cast<unsigned>(high.x - low.x);
+        box_height_ = static_cast<unsigned>(high.y - low.y);
+    } else {
+        // An empty box: no vector reaches INT_MIN, so nothing is inside.
+        box_low_x_ = static_cast<unsigned>(INT_MIN);
+    }
+    current_ = b.current->block(b.x, b.y, b.size, b.size);
+    reference_stride_ = b.reference->stride();
+    reference_origin_ = b.reference->block(b.x, b.y, b.size, b.size);
+    // The plane's clamp is monotone in each coordinate: when the box's two far corners are not clamped,
+    // no position between them is.
+    const auto unclamped = [&](MotionVector pel) {
+        return b.reference->block(b.x + pel.x, b.y + pel.y, b.size, b.size) ==
+               reference_origin_ + pel.y * reference_stride_ + pel.x;
+    };
+    direct_ = unclamped(low) && unclamped(high);
 }
 
-int CandidateSearch::consider(const MotionVector* pels, int count) {
-    MotionVector kept[16];
-    int index[16];
+int CandidateSearch::apply(const MotionVector* pels, const int* indices, const std::uint8_t* const refs[4],
+                           int count) {
+    const IntegerBlock& b = block_;
+    std::uint32_t sads[4];
+    b.kernels->sad_x4(current_, b.current->stride(), refs, reference_stride_, b.size, sads);
+    if (b.lambda == 0 && has_best_) {
+        // Most sets hold no improvement: one test for the set instead of an unpredictable one per candidate.
+        std::uint32_t least = sads[0];
+        for (int k = 1; k < count; ++k) least = std::min(least, sads[k]);
+        if (least > best_cost_) return -1;
+    }
+    int last = -1;
+    for (int k = 0; k < count; ++k) {
+        const MotionVector pel = pels[k];
+        const std::uint64_t cost =
+            b.lambda == 0 ? sads[k]
+                          : rate_constrained_cost(sads[k], b.lambda, {4 * pel.x, 4 * pel.y}, b.predictor);
+        // Most candidates cost more than the best; the full key is built only for a tie.
+        if (has_best_ && cost >= best_cost_) {
+            if (cost > best_cost_) continue;
+            const MotionVector quarter{4 * pel.x, 4 * pel.y};
+            const MotionVector best_quarter{4 * best_pel_.x, 4 * best_pel_.y};
+            if (!(make_candidate_key(cost, quarter, b.predictor) <
+                  make_candidate_key(best_cost_, best_quarter, b.predictor))) {
+                continue;
+            }
+        }
+        has_best_ = true;
+        best_cost_ = cost;
+        best_pel_ = pel;
+        last = indices[k];
+    }
+    return last;
+}
+
+int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count) {
+    MotionVector kept[4];
+    int index[4];
+    const std::uint8_t* refs[4];
     int last = -1;
     int n = 0;
     for (int i = 0; i < count; ++i) {
-        if (!admissible(pels[i])) continue;
-        kept[n] = pels[i];
+        const MotionVector pel{centre.x + offsets[i].x, centre.y + offsets[i].y};
+        if (!admissible(pel)) continue;
+        kept[n] = pel;
+        refs[n] = reference_block(pel);
         index[n++] = i;
-        if (n == 16) {
-            const int improved = evaluate(kept, n);
-            if (improved >= 0) last = index[improved];
+        if (n == 4) {
+            const int improved = apply(kept, index, refs, 4);
+            if (improved >= 0) last = improved;
+            evaluated_ += 4;
             n = 0;
         }
     }
     if (n > 0) {
-        const int improved = evaluate(kept, n);
-        if (improved >= 0) last = index[improved];
+        for (int k = n; k < 4; ++k) refs[k] = refs[0];  // the kernel reads four; the extra are ignored
+        const int improved = apply(kept, index, refs, n);
+        if (improved >= 0) last = improved;
+        evaluated_ += static_cast<std::uint32_t>(n);
     }
     return last;
 }
 
 int CandidateSearch::evaluate(const MotionVector* pels, int count) {
-    const IntegerBlock& b = block_;
-    const std::uint8_t* current = b.current->block(b.x, b.y, b.size, b.size);
     int last = -1;
     for (int first = 0; first < count; first += 4) {
-        const int batch = count - first < 4 ? count - first : 4;
+        const int batch = std::min(count - first, 4);
         const std::uint8_t* refs[4];
+        int index[4];
         for (int k = 0; k < 4; ++k) {
             const MotionVector pel = pels[first + (k < batch ? k : 0)];
-            refs[k] = b.reference->block(b.x + pel.x, b.y + pel.y, b.size, b.size);
+            // Not necessarily admissible: the plane's clamp serves any position.
+            refs[k] = block_.reference->block(block_.x + pel.x, block_.y + pel.y, block_.size, block_.size);
+            index[k] = first + k;
         }
-        std::uint32_t sads[4];
-        b.kernels->sad_x4(current, b.current->stride(), refs, b.reference->stride(), b.size, sads);
-        for (int k = 0; k < batch; ++k) {
-            const MotionVector pel = pels[first + k];
-            const MotionVector quarter{4 * pel.x, 4 * pel.y};
-            const std::uint64_t cost =
-                b.lambda == 0 ? sads[k] : rate_constrained_cost(sads[k], b.lambda, quarter, b.predictor);
-            if (has_best_ && cost > best_key_.cost) continue;  // most candidates: no tie to break
-            const CandidateKey key = make_candidate_key(cost, quarter, b.predictor);
-            if (!has_best_ || key < best_key_) {
-                has_best_ = true;
-                best_key_ = key;
-                best_pel_ = pel;
-                last = first + k;
-            }
-        }
+        const int improved = apply(pels + first, index, refs, batch);
+        if (improved >= 0) last = improved;
     }
     evaluated_ += static_cast<std::uint32_t>(count);
     return last;

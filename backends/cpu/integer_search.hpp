@@ -39,13 +39,22 @@ struct IntegerResult {
 
 class CandidateSearch {
 public:
-    explicit CandidateSearch(const IntegerBlock& block) : block_(block) {}
+    explicit CandidateSearch(const IntegerBlock& block);
 
     // SPEC §11: a candidate outside the window, or invalid in restrict mode, is skipped and not counted.
-    [[nodiscard]] bool admissible(MotionVector pel) const;
+    [[nodiscard]] bool admissible(MotionVector pel) const {
+        // One box, the window intersected with the restrict bounds, computed once per block; the zero
+        // vector, valid even outside the restrict bounds (SPEC §2), is the only other admissible one.
+        const bool in_box = static_cast<unsigned>(pel.x) - box_low_x_ <= box_width_ &&
+                            static_cast<unsigned>(pel.y) - box_low_y_ <= box_height_;
+        return in_box || (zero_in_window_ && pel.x == 0 && pel.y == 0);
+    }
     // Evaluates the admissible ones of pels[0..count); returns the index of the last that became the best,
     // or -1 when none did.
-    int consider(const MotionVector* pels, int count);
+    int consider(const MotionVector* pels, int count) { return consider_around({0, 0}, pels, count); }
+    // The same for the points centre + offsets[0..count), without building them first (an array of
+    // MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as a SAD).
+    int consider_around(MotionVector centre, const MotionVector* offsets, int count);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
     int evaluate(const MotionVector* pels, int count);
     int consider(MotionVector pel) { return consider(&pel, 1); }
@@ -55,13 +64,32 @@ public:
     [[nodiscard]] bool has_best() const { return has_best_; }
     [[nodiscard]] MotionVector best_pel() const { return best_pel_; }
     [[nodiscard]] std::uint32_t evaluated() const { return evaluated_; }
-    [[nodiscard]] IntegerResult result() const { return {best_pel_, best_key_.cost, evaluated_}; }
+    [[nodiscard]] IntegerResult result() const { return {best_pel_, best_cost_, evaluated_}; }
 
 private:
+    [[nodiscard]] const std::uint8_t* reference_block(MotionVector pel) const {
+        if (direct_) return reference_origin_ + pel.y * reference_stride_ + pel.x;
+        return block_.reference->block(block_.x + pel.x, block_.y + pel.y, block_.size, block_.size);
+    }
+    // SADs of up to four candidates (count of them, pointers already taken), applied in order.
+    int apply(const MotionVector* pels, const int* indices, const std::uint8_t* const refs[4], int count);
+
     const IntegerBlock& block_;
+    // The box as unsigned offsets: x is inside when x - low (wrapping) <= width, its extent minus one.
+    unsigned box_low_x_ = 0;
+    unsigned box_low_y_ = 0;
+    unsigned box_width_ = 0;
+    unsigned box_height_ = 0;
+    bool zero_in_window_ = false;
+    // Whether every admissible block is one pointer offset from the block's own position (no clamp to
+    // the search plane's margin needed): then a candidate's block costs one multiply-add.
+    bool direct_ = false;
+    const std::uint8_t* reference_origin_ = nullptr;
+    std::ptrdiff_t reference_stride_ = 0;
+    const std::uint8_t* current_ = nullptr;
     bool has_best_ = false;
     MotionVector best_pel_;
-    CandidateKey best_key_;
+    std::uint64_t best_cost_ = 0;
     std::uint32_t evaluated_ = 0;
 };
 

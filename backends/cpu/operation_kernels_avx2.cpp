@@ -1,5 +1,6 @@
 // The operation kernels with AVX2: SATD over four 4x4 tiles per 256-bit register (the SSE2 transpose
-// runs in each 128-bit lane); SAD and the 6-tap filter as SSE2 (compiled with AVX2's VEX encoding).
+// runs in each 128-bit lane); SAD of 16-wide blocks two rows per register; the 6-tap filter 16 samples
+// per register; the other SAD sizes and the filter's last columns as SSE2 (AVX2's VEX encoding).
 #include <immintrin.h>
 
 #include "operation_kernels_simd.hpp"
@@ -10,6 +11,74 @@ namespace {
 
 struct Avx2OperationOps : X86Common {
     static constexpr int tile_columns = 16;
+
+    // The 6-tap filter 16 outputs per register (the whole frame's planes are filtered in long rows); the
+    // last n % 16 as SSE2.
+    static __m256i widen16(const std::uint8_t* p) { return _mm256_cvtepu8_epi16(load16(p)); }
+    static __m256i six_tap256(__m256i e, __m256i f, __m256i g, __m256i h, __m256i i, __m256i j) {
+        const __m256i outer = _mm256_add_epi16(e, j);
+        const __m256i inner = _mm256_add_epi16(g, h);
+        const __m256i side = _mm256_add_epi16(f, i);
+        return _mm256_add_epi16(_mm256_sub_epi16(outer, _mm256_mullo_epi16(side, _mm256_set1_epi16(5))),
+                                _mm256_mullo_epi16(inner, _mm256_set1_epi16(20)));
+    }
+    // 16 words to 16 bytes, clipped.
+    static void store_clipped(__m256i v, std::uint8_t* out) {
+        const __m128i packed = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), packed);
+    }
+    static void six_tap_row(const std::uint8_t* s, int unused, int n, std::int16_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i v = six_tap256(widen16(s + x - 2), widen16(s + x - 1), widen16(s + x),
+                                         widen16(s + x + 1), widen16(s + x + 2), widen16(s + x + 3));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), v);
+        }
+        X86Common::six_tap_row(s + x, unused, n - x, out + x);
+    }
+    static void round_row(const std::int16_t* v, int n, std::uint8_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + x));
+            store_clipped(_mm256_srai_epi16(_mm256_add_epi16(words, _mm256_set1_epi16(16)), 5), out + x);
+        }
+        X86Common::round_row(v + x, n - x, out + x);
+    }
+    static void six_tap_column_rounded(const std::uint8_t* s, std::ptrdiff_t stride, int n,
+                                       std::uint8_t* out) {
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {
+            const __m256i v =
+                six_tap256(widen16(s + x - 2 * stride), widen16(s + x - stride), widen16(s + x),
+                           widen16(s + x + stride), widen16(s + x + 2 * stride), widen16(s + x + 3 * stride));
+            store_clipped(_mm256_srai_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(16)), 5), out + x);
+        }
+        X86Common::six_tap_column_rounded(s + x, stride, n - x, out + x);
+    }
+    static void six_tap_centre(const std::int16_t* b1, std::ptrdiff_t row, int n, std::uint8_t* out) {
+        int x = 0;
+        const __m256i taps01 = _mm256_setr_epi16(1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5);
+        const __m256i taps23 = _mm256_set1_epi16(20);
+        const __m256i taps45 = _mm256_setr_epi16(-5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1, -5, 1);
+        const __m256i bias = _mm256_set1_epi32(512);
+        for (; x + 16 <= n; x += 16) {
+            __m256i r[6];
+            for (int k = 0; k < 6; ++k)
+                r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + k * row + x));
+            // Unpacking within each 128-bit lane, then packing back the same way, keeps the order.
+            const auto half = [&](auto unpack) {
+                return _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(unpack(r[0], r[1]), taps01),
+                                                         _mm256_madd_epi16(unpack(r[2], r[3]), taps23)),
+                                        _mm256_madd_epi16(unpack(r[4], r[5]), taps45));
+            };
+            const __m256i low = half([](__m256i a, __m256i b) { return _mm256_unpacklo_epi16(a, b); });
+            const __m256i high = half([](__m256i a, __m256i b) { return _mm256_unpackhi_epi16(a, b); });
+            const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(low, bias), 10),
+                                                     _mm256_srai_epi32(_mm256_add_epi32(high, bias), 10));
+            store_clipped(words, out + x);
+        }
+        X86Common::six_tap_centre(b1 + x, row, n - x, out + x);
+    }
 
     static void butterflies256(__m256i* d) {
         const __m256i s01 = _mm256_add_epi16(d[0], d[1]);
@@ -56,8 +125,110 @@ struct Avx2OperationOps : X86Common {
     }
 };
 
+// Two rows of 16 bytes, `row` apart, as one register.
+__m256i load_row_pair(const std::uint8_t* p, std::ptrdiff_t row) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(X86Common::load16(p)), X86Common::load16(p + row),
+                                   1);
+}
+
+// 16x16 against four candidates, two rows per vpsadbw: a third fewer instructions than one row per
+// psadbw, which is most of the scattered searches' (tz, dia, hex) time once their bookkeeping is small.
+void sad_x4_16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* const refs[4],
+               std::ptrdiff_t reference_stride, std::uint32_t sads[4]) {
+    __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                      _mm256_setzero_si256()};
+#pragma GCC unroll 2
+    for (int j = 0; j < 16; j += 2) {
+        const __m256i c = load_row_pair(current + j * current_stride, current_stride);
+        const std::ptrdiff_t r = j * reference_stride;
+        for (int k = 0; k < 4; ++k) {
+            acc[k] =
+                _mm256_add_epi64(acc[k], _mm256_sad_epu8(c, load_row_pair(refs[k] + r, reference_stride)));
+        }
+    }
+    // Each 64-bit lane holds less than 2^16: candidates 0 and 1 (2 and 3) share lanes as 32-bit halves.
+    const __m256i sums01 = _mm256_or_si256(acc[0], _mm256_slli_epi64(acc[1], 32));
+    const __m256i sums23 = _mm256_or_si256(acc[2], _mm256_slli_epi64(acc[3], 32));
+    const __m128i halves01 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums01), _mm256_extracti128_si256(sums01, 1));
+    const __m128i halves23 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums23), _mm256_extracti128_si256(sums23, 1));
+    const __m128i total =
+        _mm_add_epi32(_mm_unpacklo_epi64(halves01, halves23), _mm_unpackhi_epi64(halves01, halves23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(sads), total);
+}
+
+void sad_x4_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride,
+                 const std::uint8_t* const refs[4], std::ptrdiff_t reference_stride, int size,
+                 std::uint32_t sads[4]) {
+    if (size == 16) return sad_x4_16(current, current_stride, refs, reference_stride, sads);
+    sad_x4_simd<Avx2OperationOps>(current, current_stride, refs, reference_stride, size, sads);
+}
+
+// SATD of 16-wide strips without a transpose (x264's layout): vbroadcasti128 puts a row in both halves
+// of a register and one vpmaddubsw with (1, 1) pairs in the low half and (1, -1) in the high half does
+// the first horizontal butterfly while widening; by linearity the prediction's transform is subtracted
+// from the current block's. The rows' two butterflies are adds across registers. The last stage (columns
+// two apart: neighbouring 16-bit lanes) is not computed: |a + b| + |a - b| = 2 max(|a|, |b|), and SATD
+// halves the sum of magnitudes anyway, so each pair adds max(|a|, |b|). No shuffle in the loop.
+__m256i broadcast_row(const std::uint8_t* p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+template <bool Averaged>
+std::uint32_t satd_strips16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                            std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride,
+                            int width, int height) {
+    const __m256i pair_sum_diff = _mm256_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  //
+                                                   1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1);
+    const __m256i low_lanes = _mm256_set1_epi32(1);  // vpmaddwd weights (1, 0): the low 16 bits of each pair
+    __m256i total = _mm256_setzero_si256();
+    for (int x = 0; x < width; x += 16) {
+        for (int y = 0; y < height; y += 4) {
+            __m256i d[4];
+            for (int j = 0; j < 4; ++j) {
+                const std::ptrdiff_t row = y + j;
+                const __m256i c = broadcast_row(current + row * current_stride + x);
+                __m256i prediction = broadcast_row(p + row * p_stride + x);
+                if constexpr (Averaged)
+                    prediction = _mm256_avg_epu8(prediction, broadcast_row(q + row * q_stride + x));
+                d[j] = _mm256_sub_epi16(_mm256_maddubs_epi16(c, pair_sum_diff),
+                                        _mm256_maddubs_epi16(prediction, pair_sum_diff));
+            }
+            Avx2OperationOps::butterflies256(d);
+            __m256i sum = _mm256_setzero_si256();
+            for (const __m256i v : d) {
+                const __m256i magnitude = _mm256_abs_epi16(v);
+                // Each 16-bit lane <= 8 * 255 after three stages; four of them fit.
+                sum = _mm256_add_epi16(sum, _mm256_max_epi16(magnitude, _mm256_srli_epi32(magnitude, 16)));
+            }
+            total = _mm256_add_epi32(total, _mm256_madd_epi16(sum, low_lanes));
+        }
+    }
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
+}
+
+std::uint32_t satd_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
+                        std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
+                        int height) {
+    if (width % 16 != 0)
+        return satd_simd<Avx2OperationOps>(current, current_stride, p, p_stride, q, q_stride, width, height);
+    // Half-sample positions predict from one plane (p == q): no average to take.
+    if (p == q && p_stride == q_stride)
+        return satd_strips16<false>(current, current_stride, p, p_stride, q, q_stride, width, height);
+    return satd_strips16<true>(current, current_stride, p, p_stride, q, q_stride, width, height);
+}
+
 }  // namespace
 
-OperationKernels avx2_operation_kernels() { return make_operation_kernels<Avx2OperationOps>(); }
+OperationKernels avx2_operation_kernels() {
+    OperationKernels kernels = make_operation_kernels<Avx2OperationOps>();
+    kernels.sad_x4 = &sad_x4_avx2;
+    kernels.satd = &satd_avx2;
+    return kernels;
+}
 
 }  // namespace xme::cpu

@@ -57,8 +57,8 @@ BlockMotion motion_of(MotionVector mv, std::uint64_t cost, std::uint32_t candida
 
 }  // namespace
 
-MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates kernel, bool quarter_pel,
-                                  PartitionScratch& scratch) {
+MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates kernel,
+                                  const HalfPelFrame* quarter_pel, PartitionScratch& scratch) {
     const MotionVector offset{4 * block.centre.x - block.predictor.x, 4 * block.centre.y - block.predictor.y};
     build_order(block.range, offset, scratch);
     PartitionBests bests{};
@@ -103,9 +103,9 @@ MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates
         const auto lane = static_cast<std::size_t>(partition_lane[index]);
         const MotionVector pel = scratch.evaluated[bests.candidate[lane]];
         SubpelResult final{{4 * pel.x, 4 * pel.y}, bests.cost[lane]};
-        if (quarter_pel) {
+        if (quarter_pel != nullptr) {
             final = refine_qpel(block, block.x + partition.x, block.y + partition.y, partition.width,
-                                partition.height, pel, scratch.qpel);
+                                partition.height, pel, *quarter_pel);
         }
         result.partitions[index] = motion_of(final.mv, final.cost, candidates);
         costs[index] = final.cost;

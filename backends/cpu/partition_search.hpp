@@ -20,12 +20,12 @@ struct PartitionScratch {
     std::vector<MotionVector> order;      // window offsets d, ascending by (|4 d + offset|, d.y, d.x)
     std::vector<std::uint32_t> buckets;   // the counting sort's
     std::vector<MotionVector> evaluated;  // the valid candidates (pel), in the order evaluated
-    QpelScratch qpel;
 };
 
 // `block` is the macroblock (size 16, x and y multiples of 16); the result's candidates are the valid
-// integer candidates of the window (the same for all 41).
+// integer candidates of the window (the same for all 41). With `quarter_pel` (the reference frame's
+// half-sample planes), each partition is refined by SPEC §10.
 [[nodiscard]] MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates kernel,
-                                                bool quarter_pel, PartitionScratch& scratch);
+                                                const HalfPelFrame* quarter_pel, PartitionScratch& scratch);
 
 }  // namespace xme::cpu

@@ -1,39 +1,13 @@
 // SPEC §10: the quarter-pel refinement, half stage then quarter stage, J = SATD + lambda * R(mv - p). The
-// half-pel planes of the block's neighbourhood are filtered once per block; every one of H.264's 16
-// sample positions is then the rounded average of two of its planes (or one plane, averaged with itself).
+// half-pel planes are the reference frame's (filtered once per frame); every one of H.264's 16 sample
+// positions is the rounded average of two of its planes (or one plane, averaged with itself).
 #include <cstdint>
+#include <limits>
 
 #include "subpel_refine.hpp"
 
 namespace xme::cpu {
 namespace {
-
-struct Tap {
-    const std::uint8_t* origin;
-    std::ptrdiff_t stride;
-};
-
-struct Neighbourhood {
-    const std::uint8_t* integer;  // G at plane position (0, 0), which is pixel (x + ix - 1, y + iy - 1)
-    std::ptrdiff_t integer_stride;
-    const std::uint8_t* horizontal;  // b, stride n
-    const std::uint8_t* vertical;    // h
-    const std::uint8_t* centre;      // j
-    int n;                           // the half-sample planes' stride
-
-    Tap at(int plane, int col, int row) const {
-        switch (plane) {
-            case 0:
-                return {integer + row * integer_stride + col, integer_stride};
-            case 1:
-                return {horizontal + row * n + col, n};
-            case 2:
-                return {vertical + row * n + col, n};
-            default:
-                return {centre + row * n + col, n};
-        }
-    }
-};
 
 // H.264's letters as (plane, column shift, row shift): G b h j = planes 0-3 at (0, 0); H = G one column
 // right, M = G one row down, m = h one column right, s = b one row down.
@@ -46,29 +20,28 @@ constexpr TapSpec G{0, 0, 0}, H{0, 1, 0}, M{0, 0, 1}, b{1, 0, 0}, h{2, 0, 0}, j{
 constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}, {b, h}, {b, j}, {b, m},
                                           {h, h}, {h, j}, {j, j}, {j, m}, {M, h}, {h, s}, {j, s}, {m, s}};
 
+// H.264's four planes in TapSpec order: G (the integer samples), b, h, j.
+constexpr int plane_count = 4;
+
 }  // namespace
 
-SubpelResult refine_qpel(const IntegerBlock& block, int x, int y, int width, int height,
-                         MotionVector integer_pel, QpelScratch& scratch) {
+SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width, int height,
+                         MotionVector integer_pel, const HalfPelFrame& planes) {
     // Integer positions ix - 1 .. ix + width (and the same rows), the last one for H, M, m and s.
     const int columns = width + 2;
     const int rows = height + 2;
-    const int plane_width =
-        (columns + 7) / 8 * 8;  // whole vectors: the columns past `columns` are never read
-    const auto plane_bytes = static_cast<std::size_t>(plane_width) * static_cast<std::size_t>(rows);
-    scratch.planes.resize(3 * plane_bytes);
-    scratch.filter.resize(half_pel_scratch_words(plane_width, rows));
-
-    const std::ptrdiff_t stride = block.reference->stride();
-    const std::uint8_t* source =
-        block.reference->block(x + integer_pel.x - 3, y + integer_pel.y - 3, plane_width + 5, rows + 5) +
-        2 * stride + 2;
-    std::uint8_t* planes = scratch.planes.data();
-    block.kernels->half_pel_planes(source, stride, plane_width, rows, planes, planes + plane_bytes,
-                                   planes + 2 * plane_bytes, scratch.filter.data());
-    const Neighbourhood area{source,     stride, planes, planes + plane_bytes, planes + 2 * plane_bytes,
-                             plane_width};
-    const std::uint8_t* current = block.current->block(x, y, width, height);
+    const int x = left + integer_pel.x - 1;
+    const int y = top + integer_pel.y - 1;
+    // Each plane at position (0, 0) of the neighbourhood, pixel (x, y).
+    const std::uint8_t* const origin[plane_count] = {
+        block.reference->block(x, y, columns, rows),
+        planes.region(HalfPelFrame::horizontal, x, y, columns, rows),
+        planes.region(HalfPelFrame::vertical, x, y, columns, rows),
+        planes.region(HalfPelFrame::centre, x, y, columns, rows)};
+    const std::ptrdiff_t stride[plane_count] = {block.reference->stride(), planes.stride(), planes.stride(),
+                                                planes.stride()};
+    const std::uint8_t* current = block.current->block(left, top, width, height);
+    const std::ptrdiff_t current_stride = block.current->stride();
 
     const auto satd_at = [&](MotionVector mv) {
         const int col = (mv.x >> 2) - integer_pel.x + 1;
@@ -76,30 +49,54 @@ SubpelResult refine_qpel(const IntegerBlock& block, int x, int y, int width, int
         const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
         const TapSpec p = position_taps[fraction][0];
         const TapSpec q = position_taps[fraction][1];
-        const Tap tp = area.at(p.plane, col + p.col, row + p.row);
-        const Tap tq = area.at(q.plane, col + q.col, row + q.row);
-        return block.kernels->satd(current, block.current->stride(), tp.origin, tp.stride, tq.origin,
-                                   tq.stride, width, height);
+        return block.kernels->satd(
+            current, current_stride, origin[p.plane] + (row + p.row) * stride[p.plane] + col + p.col,
+            stride[p.plane], origin[q.plane] + (row + q.row) * stride[q.plane] + col + q.col, stride[q.plane],
+            width, height);
     };
-    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it): its SATD
-    // is remembered rather than recomputed.
-    MotionVector known_mv[9];
-    std::uint32_t known_satd[9];
-    int known = 0;
-    const auto remembered_satd = [&](MotionVector mv) {
-        for (int k = 0; k < known; ++k) {
-            if (known_mv[k] == mv) return known_satd[k];
-        }
-        const std::uint32_t value = satd_at(mv);
-        if (known < 9) {
-            known_mv[known] = mv;
-            known_satd[known++] = value;
-        }
-        return value;
+    // SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the padded frame) as one box of quarter
+    // vectors: floor(v / 4) >= low and ceil(v / 4) <= high exactly when 4 low <= v <= 4 high. The box is
+    // the block's: for a §9 partition, its macroblock's.
+    const int size = block.size;
+    MotionVector low{std::numeric_limits<int>::min(), std::numeric_limits<int>::min()};
+    MotionVector high{std::numeric_limits<int>::max(), std::numeric_limits<int>::max()};
+    if (block.border == BorderMode::restrict) {
+        low = {-4 * block.x, -4 * block.y};
+        high = {4 * (block.padded_width - size - block.x), 4 * (block.padded_height - size - block.y)};
+    }
+    struct Best {
+        MotionVector mv;
+        std::uint64_t cost = 0;
+        std::uint32_t satd = 0;
     };
-    const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
-    const SubpelResult half = subpel_step(block, start, 2, block.lambda, remembered_satd);
-    return subpel_step(block, half.mv, 1, block.lambda, remembered_satd);
+    // One stage: the centre (always costed; its SATD known from the stage before, when there was one)
+    // and its valid neighbours at `step`, the least key kept (SPEC §8; built only for a tie of J).
+    const auto stage = [&](MotionVector centre, int step, const std::uint32_t* centre_satd) {
+        Best best;
+        bool has_best = false;
+        for (int sy = -1; sy <= 1; ++sy) {
+            for (int sx = -1; sx <= 1; ++sx) {
+                const MotionVector mv{centre.x + step * sx, centre.y + step * sy};
+                const bool is_centre = sx == 0 && sy == 0;
+                if (!is_centre && (mv.x < low.x || mv.x > high.x || mv.y < low.y || mv.y > high.y)) continue;
+                const std::uint32_t satd = is_centre && centre_satd != nullptr ? *centre_satd : satd_at(mv);
+                const std::uint64_t cost =
+                    block.lambda == 0 ? satd : rate_constrained_cost(satd, block.lambda, mv, block.predictor);
+                if (has_best && cost >= best.cost &&
+                    (cost > best.cost || !(make_candidate_key(cost, mv, block.predictor) <
+                                           make_candidate_key(best.cost, best.mv, block.predictor)))) {
+                    continue;
+                }
+                has_best = true;
+                best = {mv, cost, satd};
+            }
+        }
+        return best;
+    };
+    const Best half = stage({4 * integer_pel.x, 4 * integer_pel.y}, 2, nullptr);
+    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
+    const Best quarter = stage(half.mv, 1, &half.satd);
+    return {quarter.mv, quarter.cost};
 }
 
 }  // namespace xme::cpu

@@ -21,22 +21,39 @@ public:
     // Pads another plane into this one's memory.
     void assign(PlaneView source) {
         frame_.assign(source, search_plane_margin, source.width, source.height);
+        origin_ = frame_.origin();
+        stride_ = frame_.stride();
+        margin_ = search_plane_margin;
+        width_ = source.width;
+        height_ = source.height;
+    }
+    // Reads `source` in place, without a margin, for searches whose every block lies inside the frame
+    // (SPEC §2's restrict mode on a frame of whole blocks, integer vectors only): no copy per frame.
+    void view(PlaneView source) {
+        origin_ = source.data;
+        stride_ = source.stride;
+        margin_ = 0;
         width_ = source.width;
         height_ = source.height;
     }
 
-    // The top-left of the w x h block at (x, y); w and h at most search_plane_margin.
+    // The top-left of the w x h block at (x, y); w and h at most the margin (or the frame, in place).
     [[nodiscard]] const std::uint8_t* block(int x, int y, int w, int h) const {
-        const int cx = std::clamp(x, -search_plane_margin, width_ + search_plane_margin - w);
-        const int cy = std::clamp(y, -search_plane_margin, height_ + search_plane_margin - h);
-        return frame_.origin() + cy * frame_.stride() + cx;
+        const int cx = std::clamp(x, -margin_, width_ + margin_ - w);
+        const int cy = std::clamp(y, -margin_, height_ + margin_ - h);
+        return origin_ + cy * stride_ + cx;
     }
-    [[nodiscard]] std::ptrdiff_t stride() const { return frame_.stride(); }
+    [[nodiscard]] std::ptrdiff_t stride() const { return stride_; }
     [[nodiscard]] int width() const { return width_; }
     [[nodiscard]] int height() const { return height_; }
+    // search_plane_margin when padded; 0 when read in place.
+    [[nodiscard]] int margin() const { return margin_; }
 
 private:
     PaddedFrame frame_;
+    const std::uint8_t* origin_ = nullptr;
+    std::ptrdiff_t stride_ = 0;
+    int margin_ = 0;
     int width_ = 0;
     int height_ = 0;
 };

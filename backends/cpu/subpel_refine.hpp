@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include "half_pel_frame.hpp"
 #include "integer_search.hpp"
 
 namespace xme::cpu {
@@ -20,18 +20,14 @@ struct SubpelResult {
 
 [[nodiscard]] SubpelResult refine_hpel(const IntegerBlock& block, MotionVector integer_pel);
 
-// Per-thread buffers of the quarter-pel refinement: the neighbourhood's half-pel planes.
-struct QpelScratch {
-    std::vector<std::uint8_t> planes;
-    std::vector<std::int32_t> filter;
-};
-// SPEC §10 over the width x height rectangle at (x, y) of the current frame: a §9 partition of `block`'s
-// macroblock, whose validity test and rate term are the macroblock's (block's).
-[[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, int x, int y, int width, int height,
-                                       MotionVector integer_pel, QpelScratch& scratch);
+// `planes` holds the reference frame's half-sample planes (half_pel_frame.hpp). The refined rectangle is
+// width x height at (left, top) of the current frame: a §9 partition of `block`'s macroblock, whose
+// validity test and rate term are the macroblock's (block's).
+[[nodiscard]] SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width, int height,
+                                       MotionVector integer_pel, const HalfPelFrame& planes);
 [[nodiscard]] inline SubpelResult refine_qpel(const IntegerBlock& block, MotionVector integer_pel,
-                                              QpelScratch& scratch) {
-    return refine_qpel(block, block.x, block.y, block.size, block.size, integer_pel, scratch);
+                                              const HalfPelFrame& planes) {
+    return refine_qpel(block, block.x, block.y, block.size, block.size, integer_pel, planes);
 }
 
 // The best of `centre` and its 8 neighbours centre + step * (s, t) that are valid, by SPEC §8's key with

@@ -1,5 +1,7 @@
 // SPEC §11 `tz`: HM's TZSearch with its defaults (diamond first search stopping after 3 rounds without
 // improvement, 2-point search, raster step 5, star refinement), on the CPU's candidate sets.
+#include <array>
+
 #include "integer_search.hpp"
 
 namespace xme::cpu {
@@ -18,49 +20,65 @@ struct TestZone {
 };
 
 // The points of HM's 8-point diamond at distance d around (0, 0): 4 for d = 1, 8 up to d = 8, 16 beyond.
-int diamond_offsets(int d, MotionVector* out) {
+struct DiamondOffsets {
+    int count = 0;
+    MotionVector points[16];
+};
+
+constexpr DiamondOffsets diamond_offsets(int d) {
+    DiamondOffsets o;
     if (d == 1) {
-        out[0] = {0, -1};
-        out[1] = {-1, 0};
-        out[2] = {1, 0};
-        out[3] = {0, 1};
-        return 4;
+        o.points[0] = {0, -1};
+        o.points[1] = {-1, 0};
+        o.points[2] = {1, 0};
+        o.points[3] = {0, 1};
+        o.count = 4;
+        return o;
     }
-    out[0] = {0, -d};
-    out[1] = {-d, 0};
-    out[2] = {d, 0};
-    out[3] = {0, d};
+    o.points[0] = {0, -d};
+    o.points[1] = {-d, 0};
+    o.points[2] = {d, 0};
+    o.points[3] = {0, d};
     if (d <= 8) {
         const int h = d / 2;
-        out[4] = {-h, -h};
-        out[5] = {h, -h};
-        out[6] = {-h, h};
-        out[7] = {h, h};
-        return 8;
+        o.points[4] = {-h, -h};
+        o.points[5] = {h, -h};
+        o.points[6] = {-h, h};
+        o.points[7] = {h, h};
+        o.count = 8;
+        return o;
     }
     int n = 4;
     for (int i = 1; i <= 3; ++i) {
         const int along = d / 4 * i;
         const int across = d - along;
-        out[n++] = {-along, -across};
-        out[n++] = {along, -across};
-        out[n++] = {-along, across};
-        out[n++] = {along, across};
+        o.points[n++] = {-along, -across};
+        o.points[n++] = {along, -across};
+        o.points[n++] = {-along, across};
+        o.points[n++] = {along, across};
     }
-    return n;
+    o.count = n;
+    return o;
 }
 
-void diamond(TestZone& tz, MotionVector centre, int d) {
+// Every round's offsets, d = 2^k up to the largest range, built at compile time rather than per round.
+constexpr int diamond_distances = 12;
+static_assert(1 << (diamond_distances - 1) <= max_search_range && max_search_range < 1 << diamond_distances);
+constexpr auto diamond_table = [] {
+    std::array<DiamondOffsets, diamond_distances> table{};
+    for (int k = 0; k < diamond_distances; ++k) table[static_cast<std::size_t>(k)] = diamond_offsets(1 << k);
+    return table;
+}();
+
+// Round k: the diamond at distance d = 2^k around centre.
+void diamond(TestZone& tz, MotionVector centre, int k) {
     ++tz.idle_rounds;
-    MotionVector offsets[16];
-    MotionVector points[16];
-    const int n = diamond_offsets(d, offsets);
-    for (int i = 0; i < n; ++i) points[i] = {centre.x + offsets[i].x, centre.y + offsets[i].y};
-    const int improved = tz.search.consider(points, n);
+    const DiamondOffsets& offsets = diamond_table[static_cast<std::size_t>(k)];
+    const int improved = tz.search.consider_around(centre, offsets.points, offsets.count);
     if (improved >= 0) {
-        tz.distance = d;
+        tz.distance = 1 << k;
         tz.idle_rounds = 0;
-        tz.step = offsets[improved];
+        tz.step = offsets.points[improved];
     }
 }
 
@@ -83,8 +101,8 @@ IntegerResult tz_search(const IntegerBlock& block) {
     TestZone tz{CandidateSearch(block), 0, 0, {}};
     search_start(tz.search);
     const MotionVector start = tz.search.best_pel();
-    for (int d = 1; d <= block.range; d *= 2) {
-        diamond(tz, start, d);
+    for (int k = 0; 1 << k <= block.range; ++k) {
+        diamond(tz, start, k);
         if (tz.idle_rounds >= rounds_before_stop) break;
     }
     if (tz.distance == 1) two_points(tz);
@@ -101,7 +119,7 @@ IntegerResult tz_search(const IntegerBlock& block) {
     while (tz.distance > 0) {
         const MotionVector centre = tz.search.best_pel();
         tz.distance = 0;
-        for (int d = 1; d <= block.range; d *= 2) diamond(tz, centre, d);
+        for (int k = 0; 1 << k <= block.range; ++k) diamond(tz, centre, k);
         if (tz.distance == 1) two_points(tz);
     }
     return tz.search.result();

@@ -1,0 +1,47 @@
+#include "half_pel_frame.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+namespace xme::cpu {
+namespace {
+
+// Rows per kernel call: each call also filters 5 rows of horizontal samples for the centre plane's
+// vertical taps, so longer bands waste less; 32 rows of the scratch (about 100 KiB) stay in L2.
+constexpr int band_rows = 32;
+
+}  // namespace
+
+void HalfPelFrame::assign(const SearchPlane& reference, const OperationKernels& kernels, int threads) {
+    width_ = reference.width();
+    height_ = reference.height();
+    // Whole vectors of 8 per row: the kernels' columns past the plane are filtered, never read.
+    stride_ = (width_ + 2 * half_pel_margin + 7) / 8 * 8;
+    const int rows = height_ + 2 * half_pel_margin;
+    const auto plane_bytes = static_cast<std::size_t>(stride_) * static_cast<std::size_t>(rows);
+    samples_.resize(3 * plane_bytes);
+    for (int p = 0; p < 3; ++p) {
+        origins_[p] = samples_.data() + static_cast<std::size_t>(p) * plane_bytes +
+                      half_pel_margin * stride_ + half_pel_margin;
+    }
+    scratch_.resize(static_cast<std::size_t>(threads));
+    const int width = static_cast<int>(stride_);
+    // Sample (-margin, -margin) of the padded reference; the kernel reads 2 before and 3 after.
+    const std::uint8_t* source =
+        reference.block(0, 0, 1, 1) - half_pel_margin * reference.stride() - half_pel_margin;
+    const int bands = (rows + band_rows - 1) / band_rows;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int band = 0; band < bands; ++band) {
+        std::vector<std::int32_t>& scratch = scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+        scratch.resize(half_pel_scratch_words(width, band_rows));
+        const int first = band * band_rows;
+        const int count = std::min(band_rows, rows - first);
+        const std::size_t offset = static_cast<std::size_t>(first) * static_cast<std::size_t>(stride_);
+        kernels.half_pel_planes(source + first * reference.stride(), reference.stride(), width, count,
+                                samples_.data() + offset, samples_.data() + plane_bytes + offset,
+                                samples_.data() + 2 * plane_bytes + offset, scratch.data());
+    }
+}
+
+}  // namespace xme::cpu
