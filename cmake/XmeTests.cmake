@@ -1,7 +1,12 @@
 # The suites become separate CTest tests, so that a failure names its area and `ctest -j` runs them
 # side by side. Conformance runs once per backend family; a family with no usable device here exits
 # 77 after saying why, which CTest shows as skipped, never as passed.
-foreach(suite reference io scheduler)
+# Under ThreadSanitizer only the threaded suites exist (tests/CMakeLists.txt).
+set(xme_suites reference io scheduler)
+if(xme_tests_threaded_only)
+  set(xme_suites scheduler)
+endif()
+foreach(suite ${xme_suites})
   add_test(NAME ${suite} COMMAND xme_tests --test-suite=${suite})
 endforeach()
 # The cli suite in two entries that `ctest -j` runs side by side (under the sanitizers it is the
@@ -18,17 +23,19 @@ function(xme_conformance_test name device)
   add_test(NAME ${name} COMMAND xme_tests --test-suite=conformance)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}" SKIP_RETURN_CODE 77)
 endfunction()
-xme_conformance_test(conformance_cuda cuda)
-xme_conformance_test(conformance_vulkan vulkan)
-# The CPU's variants in two halves that `ctest -j` runs side by side (the longest test otherwise); a
-# half whose variants this processor lacks is skipped, saying so.
-xme_conformance_test(conformance_cpu_avx cpu "avx512bw,avx2")
-xme_conformance_test(conformance_cpu_sse2_portable cpu "sse2,portable")
+if(NOT xme_tests_threaded_only)
+  xme_conformance_test(conformance_cuda cuda)
+  xme_conformance_test(conformance_vulkan vulkan)
+  # The CPU's variants in two halves that `ctest -j` runs side by side (the longest test otherwise); a
+  # half whose variants this processor lacks is skipped, saying so.
+  xme_conformance_test(conformance_cpu_avx cpu "avx512bw,avx2")
+  xme_conformance_test(conformance_cpu_sse2_portable cpu "sse2,portable")
+endif()
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
 # Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
 # destroyed, and once the loader has unloaded it LeakSanitizer cannot name it, so no suppression can
 # match. The sanitizers still check xme's own Vulkan code there; the ci workflow runs the layer.
-if(NOT XME_SANITIZE)
+if(NOT XME_SANITIZE AND NOT xme_tests_threaded_only)
   set_property(TEST conformance_vulkan APPEND PROPERTY ENVIRONMENT XME_VULKAN_VALIDATION=1)
 endif()
 # CTest runs tests side by side: OpenMP threads that spin while they wait would take the cores the
@@ -37,6 +44,8 @@ endif()
 get_property(xme_all_tests DIRECTORY PROPERTY TESTS)
 set_property(TEST ${xme_all_tests} APPEND PROPERTY ENVIRONMENT OMP_WAIT_POLICY=passive)
 # The longest tests first (CTest starts higher COST earlier), so that two cores end together.
-set_tests_properties(conformance_cpu_avx conformance_cpu_sse2_portable PROPERTIES COST 100)
 set_tests_properties(cli_options cli_runs PROPERTIES COST 60)
-set_tests_properties(conformance_vulkan PROPERTIES COST 30)
+if(NOT xme_tests_threaded_only)
+  set_tests_properties(conformance_cpu_avx conformance_cpu_sse2_portable PROPERTIES COST 100)
+  set_tests_properties(conformance_vulkan PROPERTIES COST 30)
+endif()

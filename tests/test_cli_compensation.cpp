@@ -46,7 +46,7 @@ TEST_SUITE("cli") {
         if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("compensation");
         const Run run =
-            run_xme("estimate " + real_clip() + " --frames 3 --algo fs+p41+qpel --qp 28 --range 8 " +
+            run_xme("estimate " + real_clip() + " --frames 3 --algo fs+p41+qpel --qp 28 --range 4 " +
                     "--prediction " + (dir / "pred.y4m").string() + " --residual " +
                     (dir / "res.npy").string() + " --transform loeffler --qstep 1 --coefficients " +
                     (dir / "coef.npy").string() + " --json " + (dir / "run.json").string());

@@ -30,7 +30,7 @@ TEST_SUITE("cli") {
         if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("partitions");
         const Run run = run_xme(
-            "estimate " + real_clip() + " --frames 3 --range 8 --partitions all --subpel qpel " +
+            "estimate " + real_clip() + " --frames 3 --range 4 --partitions all --subpel qpel " +
             "--qp 28 --backend cpu -o " + (dir / "p.csv").string() + " --json " + (dir / "p.json").string());
         INFO(run.output);
         REQUIRE(run.exit_code == 0);
