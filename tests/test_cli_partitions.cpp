@@ -99,4 +99,20 @@ TEST_SUITE("cli") {
             CHECK(gpu.output.find("without the 41 partitions of SPEC §9") != std::string::npos);
         }
     }
+
+    TEST_CASE(
+        "compare with a rate term and the temporal predictor: reported costs are J, and devices agree") {
+        if (real_clip_missing()) return;
+        const fs::path dir = scratch_dir("partitions_compare");
+        for (const std::string chain : {"fs", "fs+p41"}) {
+            // Before this was checked, every reported J was compared with the bare distortion: any
+            // lambda > 0 made `compare` exit 6.
+            const Run run = run_xme("compare " + real_clip() + " --frames 3 --range 4 --algo " + chain +
+                                    " --qp 28 --predictor temporal --backends cpu,reference --json " +
+                                    (dir / (chain + ".json")).string());
+            INFO(chain, ": ", run.output);
+            CHECK(run.exit_code == 0);
+            CHECK(run.output.find("all devices agree") != std::string::npos);
+        }
+    }
 }

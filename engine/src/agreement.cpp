@@ -1,6 +1,9 @@
 #include "xme/agreement.hpp"
 
+#include <algorithm>
+
 #include "xme/error.hpp"
+#include "xme/rate.hpp"
 #include "xme/reference.hpp"
 #include "xme/reference_ops.hpp"
 
@@ -77,14 +80,23 @@ Agreement compare_fields(PlaneView reference, PlaneView current, const SearchPar
 }
 
 Agreement check_reported_costs(PlaneView reference, PlaneView current, const SearchParams& params,
-                               const MotionField& field, std::uint32_t tolerance) {
+                               const MotionField& field, std::uint32_t tolerance,
+                               const MotionField* previous) {
     require_no_rate_under_tolerance(params, tolerance);
+    const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
+    // SPEC §8: cost4 weighs the rate 4 times, as its distortion is in quarter grey levels.
+    const std::uint64_t weight =
+        static_cast<std::uint64_t>(params.lambda) * cost_scale_of(cost_kind_of(params));
     Agreement agreement;
     for (int by = 0; by < field.blocks_y; ++by) {
         for (int bx = 0; bx < field.blocks_x; ++bx) {
             ++agreement.blocks_compared;
             const BlockMotion& reported = field.at(bx, by);
-            const std::uint32_t truth = reference_cost(reference, current, params, bx, by, reported);
+            const auto block = static_cast<std::size_t>(by * field.blocks_x + bx);
+            const std::uint64_t j = reference_cost(reference, current, params, bx, by, reported) +
+                                    weight * static_cast<std::uint64_t>(rate_bits(
+                                                 {reported.mv_x, reported.mv_y}, predictors[block]));
+            const auto truth = static_cast<std::uint32_t>(std::min<std::uint64_t>(j, 0xffffffffU));
             if (truth == reported.cost) continue;
             ++agreement.blocks_different;
             const std::uint32_t gap = truth > reported.cost ? truth - reported.cost : reported.cost - truth;

@@ -21,8 +21,10 @@ namespace {
 bool is_filtered(const ScheduledDevice& device) { return device.support.tolerance > 0; }
 
 // Mirror: every device against every other (an exact device as the expected side), and each
-// device's reported costs against the reference's.
-void check_mirror(const ScheduledPair& pair, const SearchParams& params, EstimateReport& report) {
+// device's reported costs against the reference's. `previous` holds each device's field of the pair
+// before (the temporal predictor's), replaced here by this pair's.
+void check_mirror(const ScheduledPair& pair, const SearchParams& params, EstimateReport& report,
+                  std::vector<MotionField>& previous) {
     const PlaneView reference = pair.reference->luma.view();
     const PlaneView current = pair.current->luma.view();
     const std::size_t count = pair.results.size();
@@ -43,9 +45,11 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
             std::max(report.devices[expected].support.tolerance, report.devices[actual].support.tolerance);
         if (is_filtered(report.devices[expected])) std::swap(expected, actual);
         const MotionField& actual_field = pair.results[actual].result.field;
+        const MotionField* before =
+            pair.segment_start || previous.size() != count ? nullptr : &previous[actual];
         const Agreement result =
             expected == actual
-                ? check_reported_costs(reference, current, params, actual_field, agreement.tolerance)
+                ? check_reported_costs(reference, current, params, actual_field, agreement.tolerance, before)
                 : compare_fields(reference, current, params, pair.results[expected].result.field,
                                  actual_field, agreement.tolerance);
         agreement.blocks_compared += result.blocks_compared;
@@ -53,6 +57,8 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
         for (const auto& mismatch : result.mismatches)
             agreement.mismatches.emplace_back(pair.frame, mismatch);
     }
+    previous.clear();
+    for (const auto& result : pair.results) previous.push_back(result.result.field);
 }
 
 // One rule wherever it is found (from the header's frame count, while skipping --start frames, or
@@ -120,6 +126,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     };
     const SearchParams& params = settings.session.params;
     std::optional<MotionField> temporal_predictors;  // the pair before's field, for its rate bits
+    std::vector<MotionField> mirrored_before;        // under mirror: each device's field of the pair before
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
@@ -142,7 +149,8 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
             record.device_seconds.push_back(result.result.device_seconds);
         }
         report.frames.push_back(std::move(record));
-        if (settings.policy == Policy::mirror) check_mirror(pair, settings.session.params, report);
+        if (settings.policy == Policy::mirror)
+            check_mirror(pair, settings.session.params, report, mirrored_before);
         progress.frame_done();
     };
     auto notice = [&](const std::string& text) { add_notice(report, text); };

@@ -22,11 +22,10 @@ struct BlockMismatch {
 
 struct Agreement {
     std::int64_t blocks_compared = 0;
-    std::int64_t blocks_different = 0;  // any difference, accepted under the tolerance or not
+    std::int64_t blocks_different = 0;      // any difference, accepted under the tolerance or not
     std::vector<BlockMismatch> mismatches;  // differences the tolerance does not accept
     [[nodiscard]] bool agrees() const { return mismatches.empty(); }
 };
-
 
 // Compares `actual` with `expected` block by block. With tolerance 0 they must be identical. With a
 // tolerance, a block's vector m is accepted when the reference cost of m is within it of the
@@ -42,9 +41,12 @@ struct Agreement {
 namespace xme {
 
 // Each block's reported cost against the reference's cost of the same vector: a device must report
-// the true cost of what it found (within the tolerance for filtered half-pel). Mismatches carry the
-// reference's cost as `expected`.
-[[nodiscard]] Agreement check_reported_costs(PlaneView reference, PlaneView current, const SearchParams& params,
-                                             const MotionField& field, std::uint32_t tolerance);
+// the true cost of what it found (within the tolerance for filtered half-pel), its rate term included
+// (SPEC §8, against the chain's predictors: `previous` is the previous pair's field of the same
+// segment for the temporal one, null at a segment's start). Mismatches carry the reference's cost as
+// `expected`.
+[[nodiscard]] Agreement check_reported_costs(PlaneView reference, PlaneView current,
+                                             const SearchParams& params, const MotionField& field,
+                                             std::uint32_t tolerance, const MotionField* previous = nullptr);
 
 }  // namespace xme
