@@ -58,4 +58,13 @@ bool real_clip_missing() {
     return true;
 }
 
+void check_refusals(const std::vector<Refusal>& refusals) {
+    for (const auto& [arguments, says] : refusals) {
+        const Run run = run_xme(arguments);
+        INFO(arguments, " -> ", run.output);
+        CHECK(run.exit_code == 2);
+        CHECK(run.output.find(says) != std::string::npos);
+    }
+}
+
 }  // namespace xme::test::cli

@@ -16,6 +16,13 @@ struct Run {
 [[nodiscard]] Run run_xme(const std::string& arguments, const std::string& environment = "");
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 [[nodiscard]] std::vector<std::string> lines_of(const std::string& text);
+// A command line a user may get wrong, and the words its refusal must contain.
+struct Refusal {
+    std::string arguments;
+    std::string says;
+};
+// Runs each and checks exit 2 (a bad option or value) and its words in the output.
+void check_refusals(const std::vector<Refusal>& refusals);
 // A fresh folder for one test's files.
 [[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
 // The clip to run on: tree.avi, or its .y4m stand-in where this build has no FFmpeg.

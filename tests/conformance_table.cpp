@@ -34,34 +34,15 @@ std::string describe_operation(const SearchParams& p) {
 std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
     const char* only = std::getenv("XME_TEST_OPERATION");
     std::vector<OperationRow> rows;
-    for (const auto search : {SearchMethod::full, SearchMethod::diamond, SearchMethod::hexagon,
-                              SearchMethod::ehds, SearchMethod::test_zone}) {
-        if (search == SearchMethod::ehds && block_size < 8) continue;  // SPEC §11: blocks of B/4
-        for (const auto subpel : {Subpel::none, Subpel::hpel, Subpel::qpel}) {
-            for (const auto& rate : rate_settings) {
-                SearchParams params;
-                params.block_size = block_size;
-                params.border = border;
-                params.search = search;
-                params.subpel = subpel;
-                params.lambda = rate.lambda;
-                params.predictor = rate.predictor;
-                params.centre = rate.centre;
-                params.refresh = rate.refresh;
-                const std::string label = describe_operation(params);
-                if (only != nullptr && label.find(only) == std::string::npos) continue;
-                rows.push_back({label, params});
-            }
-        }
-    }
-    // SPEC §9: the 41 partitions on the full search's window, integer and quarter-pel.
-    for (const auto subpel : {Subpel::none, Subpel::qpel}) {
-        if (block_size != 16) break;
+    // One chain with every rate setting.
+    const auto add_chain = [&](SearchMethod search, Subpel subpel, Partitions partitions) {
         for (const auto& rate : rate_settings) {
             SearchParams params;
+            params.block_size = block_size;
             params.border = border;
-            params.partitions = Partitions::all;
+            params.search = search;
             params.subpel = subpel;
+            params.partitions = partitions;
             params.lambda = rate.lambda;
             params.predictor = rate.predictor;
             params.centre = rate.centre;
@@ -70,6 +51,17 @@ std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
             if (only != nullptr && label.find(only) == std::string::npos) continue;
             rows.push_back({label, params});
         }
+    };
+    for (const auto search : {SearchMethod::full, SearchMethod::diamond, SearchMethod::hexagon,
+                              SearchMethod::ehds, SearchMethod::test_zone}) {
+        if (search == SearchMethod::ehds && block_size < 8) continue;  // SPEC §11: blocks of B/4
+        for (const auto subpel : {Subpel::none, Subpel::hpel, Subpel::qpel})
+            add_chain(search, subpel, Partitions::none);
+    }
+    // SPEC §9: the 41 partitions on the full search's window of a 16x16 macroblock, integer and quarter-pel.
+    if (block_size == 16) {
+        for (const auto subpel : {Subpel::none, Subpel::qpel})
+            add_chain(SearchMethod::full, subpel, Partitions::all);
     }
     return rows;
 }

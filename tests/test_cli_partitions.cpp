@@ -79,18 +79,9 @@ TEST_SUITE("cli") {
     TEST_CASE("estimate --partitions all refuses what SPEC §9 does not define, naming it") {
         if (real_clip_missing()) return;
         const std::string common = "estimate " + real_clip() + " --frames 2 --partitions all ";
-        const struct {
-            std::string options;
-            std::string says;
-        } refused[] = {{"--search tz", "--search fs with --partitions all"},
-                       {"--block 8", "use --block 16 with --partitions all"},
-                       {"--subpel hpel", "use --subpel qpel or none with --partitions all"}};
-        for (const auto& [options, says] : refused) {
-            const Run run = run_xme(common + options);
-            INFO(options, ": ", run.output);
-            CHECK(run.exit_code == 2);
-            CHECK(run.output.find(says) != std::string::npos);
-        }
+        check_refusals({{common + "--search tz", "--search fs with --partitions all"},
+                        {common + "--block 8", "use --block 16 with --partitions all"},
+                        {common + "--subpel hpel", "use --subpel qpel or none with --partitions all"}});
         const Run gpu = run_xme("estimate " + real_clip() + " --frames 2 --algo fs+p41 --backend vulkan");
         INFO(gpu.output);
         if (gpu.output.find("unavailable") == std::string::npos &&

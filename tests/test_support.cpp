@@ -160,41 +160,34 @@ std::string first_difference(const MotionField& expected, const MotionField& act
                std::to_string(actual.blocks_x) + "x" + std::to_string(actual.blocks_y) + " " +
                to_string(actual.cost_kind);
     }
+    if (expected.macroblocks.size() != actual.macroblocks.size()) {
+        return "partitions: the reference has " + std::to_string(expected.macroblocks.size()) +
+               " macroblocks of them, the device " + std::to_string(actual.macroblocks.size());
+    }
+    const auto motion_text = [](const BlockMotion& m) {
+        return "mv (" + std::to_string(m.mv_x) + "," + std::to_string(m.mv_y) + ") cost " +
+               std::to_string(m.cost) + " after " + std::to_string(m.candidates) + " candidates";
+    };
     for (int by = 0; by < expected.blocks_y; ++by) {
         for (int bx = 0; bx < expected.blocks_x; ++bx) {
-            const auto motion_text = [](const BlockMotion& m) {
-                return "mv (" + std::to_string(m.mv_x) + "," + std::to_string(m.mv_y) + ") cost " +
-                       std::to_string(m.cost) + " after " + std::to_string(m.candidates) + " candidates";
-            };
+            const std::string where = "block (" + std::to_string(bx) + "," + std::to_string(by) + ")";
             const BlockMotion& e = expected.at(bx, by);
             const BlockMotion& a = actual.at(bx, by);
-            const std::string where = "block (" + std::to_string(bx) + "," + std::to_string(by) + ")";
-            if (e == a && expected.macroblocks.size() != actual.macroblocks.size()) {
-                return "partitions: the reference has " + std::to_string(expected.macroblocks.size()) +
-                       " macroblocks of them, the device " + std::to_string(actual.macroblocks.size());
+            if (e != a) return where + ": reference " + motion_text(e) + ", device " + motion_text(a);
+            if (expected.macroblocks.empty()) continue;
+            const auto i = static_cast<std::size_t>(by * expected.blocks_x + bx);
+            const MacroblockMotion& em = expected.macroblocks[i];
+            const MacroblockMotion& am = actual.macroblocks[i];
+            for (std::size_t p = 0; p < em.partitions.size(); ++p) {
+                if (em.partitions[p] == am.partitions[p]) continue;
+                return where + " partition " + std::to_string(p) + ": reference " +
+                       motion_text(em.partitions[p]) + ", device " + motion_text(am.partitions[p]);
             }
-            if (e == a && !expected.macroblocks.empty()) {
-                const auto i = static_cast<std::size_t>(by * expected.blocks_x + bx);
-                const MacroblockMotion& em = expected.macroblocks[i];
-                const MacroblockMotion& am = actual.macroblocks[i];
-                for (std::size_t p = 0; p < em.partitions.size(); ++p) {
-                    if (em.partitions[p] == am.partitions[p]) continue;
-                    return where + " partition " + std::to_string(p) + ": reference " +
-                           motion_text(em.partitions[p]) + ", device " + motion_text(am.partitions[p]);
-                }
-                if (!(em.decision == am.decision)) {
-                    return where + ": reference mode " + to_string(em.decision.mode) + " J " +
-                           std::to_string(em.decision.cost) + ", device mode " + to_string(am.decision.mode) +
-                           " J " + std::to_string(am.decision.cost) + " (or their sub-modes differ)";
-                }
+            if (em.decision != am.decision) {
+                return where + ": reference mode " + to_string(em.decision.mode) + " J " +
+                       std::to_string(em.decision.cost) + ", device mode " + to_string(am.decision.mode) +
+                       " J " + std::to_string(am.decision.cost) + " (or their sub-modes differ)";
             }
-            if (e == a) continue;
-            return "block (" + std::to_string(bx) + "," + std::to_string(by) + "): reference mv (" +
-                   std::to_string(e.mv_x) + "," + std::to_string(e.mv_y) + ") cost " +
-                   std::to_string(e.cost) + " after " + std::to_string(e.candidates) +
-                   " candidates, device mv (" + std::to_string(a.mv_x) + "," + std::to_string(a.mv_y) +
-                   ") cost " + std::to_string(a.cost) + " after " + std::to_string(a.candidates) +
-                   " candidates";
         }
     }
     return {};

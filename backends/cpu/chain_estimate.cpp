@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 
@@ -92,14 +93,7 @@ BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector
     SubpelResult final{{4 * pel.x, 4 * pel.y}, integer_cost};
     if (params_.subpel == Subpel::hpel) final = refine_hpel(block, pel);
     if (params_.subpel == Subpel::qpel) final = refine_qpel(block, pel, half_pel_);
-    // Marks the block: estimate() reports a cost or a vector that does not fit (SPEC's limits keep both
-    // inside for every valid lambda and range; this guards the contract, as the reference does).
-    if (final.cost > std::numeric_limits<std::uint32_t>::max() || final.mv.x < -32768 || final.mv.x > 32767 ||
-        final.mv.y < -32768 || final.mv.y > 32767) {
-        return {0, 0, std::numeric_limits<std::uint32_t>::max(), std::numeric_limits<std::uint32_t>::max()};
-    }
-    return {static_cast<std::int16_t>(final.mv.x), static_cast<std::int16_t>(final.mv.y),
-            static_cast<std::uint32_t>(final.cost), candidates};
+    return fitted_block_motion(final, candidates);
 }
 
 void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field) {
@@ -174,11 +168,14 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
             search_block(bx, by, predictor_of(bx, by), omp_get_thread_num(), field);
         }
     }
-    for (const BlockMotion& m : field.blocks) {
-        if (m.candidates == std::numeric_limits<std::uint32_t>::max()) {
-            throw Error(ErrorKind::unsupported,
-                        "a cost exceeds 32 bits or a vector int16: use a smaller lambda");
-        }
+    const auto unfit = [](const BlockMotion& m) { return m == unfit_block; };
+    const bool any_unfit =
+        std::any_of(field.blocks.begin(), field.blocks.end(), unfit) ||
+        std::any_of(field.macroblocks.begin(), field.macroblocks.end(), [&](const MacroblockMotion& m) {
+            return std::any_of(m.partitions.begin(), m.partitions.end(), unfit);
+        });
+    if (any_unfit) {
+        throw Error(ErrorKind::unsupported, "a cost exceeds 32 bits or a vector int16: use a smaller lambda");
     }
     return field;
 }

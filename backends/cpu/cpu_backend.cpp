@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "chain_estimate.hpp"
-#include "xme/dct.hpp"
 #include "cpu_features.hpp"
 #include "full_search.hpp"
 #include "hpel_refine.hpp"
 #include "padded_frame.hpp"
 #include "xme/accounting.hpp"
 #include "xme/backend.hpp"
+#include "xme/dct.hpp"
 #include "xme/error.hpp"
 #include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
@@ -242,14 +242,14 @@ public:
     // SPEC §13: each variant's arithmetic as the engine writes it down, over every core (blocks are
     // independent); not yet vectorised (docs/transform-notes.md).
     [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
-    void transform_blocks(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks) override {
+    void transform_blocks(TransformVariant variant, TransformDirection direction,
+                          std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);  // no throw inside OpenMP
         const auto count = static_cast<std::ptrdiff_t>(blocks.size());
 #pragma omp parallel for schedule(static) if (count >= 256)
         for (std::ptrdiff_t b = 0; b < count; ++b) {
             Block8x8& block = blocks[static_cast<std::size_t>(b)];
-            block = direction == TransformDirection::forward ? reference::forward_dct(variant, block)
-                                                             : reference::inverse_dct(variant, block);
+            block = reference::transform_block(variant, direction, block);
         }
     }
 

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <limits>
 
-#include "xme/error.hpp"
 #include "xme/partitions.hpp"
 
 namespace xme::cpu {
@@ -36,23 +35,6 @@ void build_order(int range, MotionVector offset, PartitionScratch& scratch) {
     }
     scratch.order_range = range;
     scratch.order_offset = offset;
-}
-
-bool valid(const IntegerBlock& block, MotionVector pel) {
-    if (block.border == BorderMode::pad || (pel.x == 0 && pel.y == 0)) return true;
-    const int left = block.x + pel.x;
-    const int top = block.y + pel.y;
-    return left >= 0 && left <= block.padded_width - block.size && top >= 0 &&
-           top <= block.padded_height - block.size;
-}
-
-BlockMotion motion_of(MotionVector mv, std::uint64_t cost, std::uint32_t candidates) {
-    if (cost > std::numeric_limits<std::uint32_t>::max() || mv.x < -32768 || mv.x > 32767 || mv.y < -32768 ||
-        mv.y > 32767) {
-        throw Error(ErrorKind::unsupported, "a cost exceeds 32 bits or a vector int16: use a smaller lambda");
-    }
-    return {static_cast<std::int16_t>(mv.x), static_cast<std::int16_t>(mv.y),
-            static_cast<std::uint32_t>(cost), candidates};
 }
 
 }  // namespace
@@ -87,9 +69,10 @@ MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates
         scratch.evaluated.push_back(pel);
         if (pending == batch) flush();
     };
+    const CandidateSearch window(block);  // its admissibility test: the window and SPEC §2's bounds
     for (const MotionVector d : scratch.order) {
         const MotionVector pel{block.centre.x + d.x, block.centre.y + d.y};
-        if (valid(block, pel)) add(pel);
+        if (window.admissible(pel)) add(pel);
     }
     // As the reference: a window with no valid candidate takes the zero vector (SPEC §8 keeps it valid).
     if (scratch.evaluated.empty()) add({0, 0});
@@ -107,7 +90,7 @@ MacroblockMotion partition_search(const IntegerBlock& block, PartitionCandidates
             final = refine_qpel(block, block.x + partition.x, block.y + partition.y, partition.width,
                                 partition.height, pel, *quarter_pel);
         }
-        result.partitions[index] = motion_of(final.mv, final.cost, candidates);
+        result.partitions[index] = fitted_block_motion(final, candidates);
         costs[index] = final.cost;
     }
     result.decision = reference::decide_mode(costs);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "half_pel_frame.hpp"
 #include "integer_search.hpp"
+#include "xme/motion_field.hpp"
 
 namespace xme::cpu {
 
@@ -13,6 +15,22 @@ struct SubpelResult {
     MotionVector mv;  // quarter pel
     std::uint64_t cost = 0;
 };
+
+// What marks a block whose cost exceeds 32 bits or whose vector exceeds int16 (SPEC's limits keep both
+// inside for every valid lambda and range; this guards the contract, as the reference does).
+// ChainEstimator::estimate reports it after its parallel loops: nothing may throw inside them.
+inline constexpr BlockMotion unfit_block{0, 0, std::numeric_limits<std::uint32_t>::max(),
+                                         std::numeric_limits<std::uint32_t>::max()};
+
+// A result as the field holds it, or unfit_block.
+[[nodiscard]] inline BlockMotion fitted_block_motion(const SubpelResult& result, std::uint32_t candidates) {
+    if (result.cost > std::numeric_limits<std::uint32_t>::max() || result.mv.x < -32768 ||
+        result.mv.x > 32767 || result.mv.y < -32768 || result.mv.y > 32767) {
+        return unfit_block;
+    }
+    return {static_cast<std::int16_t>(result.mv.x), static_cast<std::int16_t>(result.mv.y),
+            static_cast<std::uint32_t>(result.cost), candidates};
+}
 
 // SPEC §4/§10: whether the blocks displaced by floor(mv / 4) and ceil(mv / 4) both lie in the padded
 // frame (always in pad mode).

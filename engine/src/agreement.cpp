@@ -51,19 +51,20 @@ Agreement compare_fields(PlaneView reference, PlaneView current, const SearchPar
             ++agreement.blocks_compared;
             BlockMotion e = expected.at(bx, by);
             BlockMotion a = actual.at(bx, by);
-            if (e == a && !expected.macroblocks.empty()) {
-                // SPEC §9: the 16x16 partitions agree; the first other partition or decision that does
-                // not is the mismatch.
-                const auto i = static_cast<std::size_t>(by * expected.blocks_x + bx);
-                const MacroblockMotion& em = expected.macroblocks[i];
-                const MacroblockMotion& am = actual.macroblocks[i];
-                if (em == am) continue;
-                for (std::size_t p = 0; p < em.partitions.size() && e == a; ++p) {
-                    e = em.partitions[p];
-                    a = am.partitions[p];
+            const auto i = static_cast<std::size_t>(by * expected.blocks_x + bx);
+            const bool partitions_agree =
+                expected.macroblocks.empty() || expected.macroblocks[i] == actual.macroblocks[i];
+            if (e == a && partitions_agree) continue;
+            if (e == a) {
+                // SPEC §9: the 16x16 partitions agree; the first other partition that does not is the
+                // mismatch (or, where only the mode decision differs, the 16x16 one).
+                const auto& ep = expected.macroblocks[i].partitions;
+                const auto [first_e, first_a] =
+                    std::mismatch(ep.begin(), ep.end(), actual.macroblocks[i].partitions.begin());
+                if (first_e != ep.end()) {
+                    e = *first_e;
+                    a = *first_a;
                 }
-            } else if (e == a) {
-                continue;
             }
             ++agreement.blocks_different;
             BlockMismatch mismatch{bx, by, e, a, e.cost, a.cost};

@@ -42,10 +42,6 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         "scalar oracle: slow)");
 }
 
-const char* to_string(TransformDirection direction) {
-    return direction == TransformDirection::forward ? "forward" : "inverse";
-}
-
 Support Device::supports_transform(TransformVariant variant) const {
     return Support::no(info().name + " does not compute SPEC §13's " + to_string(variant) +
                        " transform yet: the cpu device and the reference do");
@@ -54,7 +50,8 @@ Support Device::supports_transform(TransformVariant variant) const {
 void Device::transform_blocks(TransformVariant variant, TransformDirection /*direction*/,
                               std::span<Block8x8> /*blocks*/) {
     require_supported(supports_transform(variant));
-    throw Error(ErrorKind::unsupported, info().name + " says it supports the " + std::string(to_string(variant)) +
+    throw Error(ErrorKind::unsupported, info().name + " says it supports the " +
+                                            std::string(to_string(variant)) +
                                             " transform but does not implement transform_blocks");
 }
 

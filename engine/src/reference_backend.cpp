@@ -15,7 +15,8 @@ DeviceInfo describe_reference() {
     DeviceInfo info;
     info.name = "reference";
     info.backend = "reference";
-    info.description = "the scalar reference of docs/SPEC.md: slow, literal, the oracle every backend is tested against";
+    info.description =
+        "the scalar reference of docs/SPEC.md: slow, literal, the oracle every backend is tested against";
     info.variants = {"scalar"};
     info.preference = 0;  // never chosen automatically
     return info;
@@ -28,9 +29,13 @@ public:
 protected:
     PairResult compute(const FramePair& pair) override {
         const auto start = std::chrono::steady_clock::now();
-        const MotionField* previous = pair.segment_start ? nullptr : pair.previous ? pair.previous.get() : &last_;
-        PairResult result{pair.current_id, reference::estimate(pair.reference, pair.current, options_.params, previous), 0};
-        result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const MotionField* previous = pair.segment_start ? nullptr
+                                      : pair.previous    ? pair.previous.get()
+                                                         : &last_;
+        PairResult result{pair.current_id,
+                          reference::estimate(pair.reference, pair.current, options_.params, previous), 0};
+        result.device_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         last_ = result.field;
         return result;
     }
@@ -51,11 +56,11 @@ public:
     }
     // SPEC §13's transforms are defined by the reference's arithmetic.
     [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
-    void transform_blocks(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks) override {
+    void transform_blocks(TransformVariant variant, TransformDirection direction,
+                          std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);
         for (Block8x8& block : blocks) {
-            block = direction == TransformDirection::forward ? reference::forward_dct(variant, block)
-                                                             : reference::inverse_dct(variant, block);
+            block = reference::transform_block(variant, direction, block);
         }
     }
 

@@ -225,14 +225,8 @@ Command add_bench_command(CLI::App& app) {
                 base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
                 settings.chains = chains_from(options->chain, base);
                 std::vector<TransformVariant> transforms;
-                for (const auto& name : options->transforms) {
-                    if (name != "matrix" && name != "loeffler") {
-                        throw Error(ErrorKind::invalid_argument,
-                                    "unknown --transforms entry '" + name + "': use matrix or loeffler");
-                    }
-                    transforms.push_back(name == "matrix" ? TransformVariant::matrix
-                                                          : TransformVariant::loeffler);
-                }
+                for (const auto& name : options->transforms)
+                    transforms.push_back(parse_transform_variant(name, "--transforms entry"));
                 BenchOutputs outputs = claim_outputs(*options);
                 const auto rows = run_bench(settings);
                 print_table(rows);

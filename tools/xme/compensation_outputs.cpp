@@ -7,10 +7,6 @@
 namespace xme::cli {
 namespace {
 
-bool has_extension(const std::string& path, const std::string& lowercase) {
-    return lowercase_extension(path) == lowercase;
-}
-
 Frame gray_frame(Plane plane) {
     Frame frame;
     frame.chroma = ChromaFormat::mono;
@@ -22,16 +18,16 @@ Frame gray_frame(Plane plane) {
 
 CompensationOutputs::CompensationOutputs(const CompensationPaths& paths, int width, int height) {
     if (!paths.prediction.empty()) {
-        if (!has_extension(paths.prediction, ".y4m")) {
+        if (lowercase_extension(paths.prediction) != ".y4m") {
             throw Error(ErrorKind::invalid_argument,
                         "--prediction " + paths.prediction + ": the prediction is a video; use a .y4m file");
         }
         prediction_ = std::make_unique<Y4mWriter>(paths.prediction, width, height, ChromaFormat::mono);
     }
     if (!paths.residual.empty()) {
-        if (has_extension(paths.residual, ".y4m")) {
+        if (lowercase_extension(paths.residual) == ".y4m") {
             residual_view_ = std::make_unique<Y4mWriter>(paths.residual, width, height, ChromaFormat::mono);
-        } else if (has_extension(paths.residual, ".npy")) {
+        } else if (lowercase_extension(paths.residual) == ".npy") {
             residual_ = open_int16_stack_writer(paths.residual, width, height);
         } else {
             throw Error(
@@ -41,7 +37,7 @@ CompensationOutputs::CompensationOutputs(const CompensationPaths& paths, int wid
         }
     }
     if (!paths.coefficients.empty()) {
-        if (!has_extension(paths.coefficients, ".npy")) {
+        if (lowercase_extension(paths.coefficients) != ".npy") {
             throw Error(ErrorKind::invalid_argument,
                         "--coefficients " + paths.coefficients + ": coefficients are int16; use a .npy file");
         }

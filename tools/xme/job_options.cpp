@@ -178,12 +178,7 @@ EstimateSettings settings_from(const JobOptions& o) {
             "--frames 1 gives no frame pair to estimate (N frames give N-1 pairs): use --frames 2 or more");
     }
     if (!o.transform.empty()) {
-        const TransformVariant variant =
-            o.transform == "matrix" ? TransformVariant::matrix
-            : o.transform == "loeffler"
-                ? TransformVariant::loeffler
-                : throw Error(ErrorKind::invalid_argument,
-                              "unknown --transform '" + o.transform + "': use matrix or loeffler");
+        const TransformVariant variant = parse_transform_variant(o.transform, "--transform");
         if (o.quantiser_step < 1 || o.quantiser_step > max_quantiser_step) {
             throw Error(ErrorKind::invalid_argument, "--qstep " + std::to_string(o.quantiser_step) +
                                                          " is out of bounds: use 1.." +

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include "xme/motion_compensation.hpp"
 
@@ -12,6 +13,8 @@ namespace xme {
 
 enum class TransformVariant { matrix, loeffler };
 [[nodiscard]] const char* to_string(TransformVariant variant);
+// Accepts what to_string prints; throws Error(invalid_argument) naming `option` and the allowed values.
+[[nodiscard]] TransformVariant parse_transform_variant(std::string_view name, std::string_view option);
 enum class TransformDirection { forward, inverse };
 [[nodiscard]] const char* to_string(TransformDirection direction);
 
@@ -40,6 +43,8 @@ namespace reference {
 
 [[nodiscard]] Block8x8 forward_dct(TransformVariant variant, const Block8x8& samples);
 [[nodiscard]] Block8x8 inverse_dct(TransformVariant variant, const Block8x8& coefficients);
+[[nodiscard]] Block8x8 transform_block(TransformVariant variant, TransformDirection direction,
+                                       const Block8x8& block);
 
 // The accuracy oracle: SPEC §13's formula summed literally in double precision, unrounded.
 [[nodiscard]] ExactBlock8x8 forward_dct_exact(const ExactBlock8x8& samples);

@@ -1,6 +1,9 @@
 // SPEC §13 on a plane: the variants' dispatch, and 8x8 tiles from (0, 0) with partial tiles reading
 // zeros outside the plane and written back cropped.
+#include <string>
+
 #include "xme/dct.hpp"
+#include "xme/error.hpp"
 
 namespace xme {
 
@@ -12,6 +15,18 @@ const char* to_string(TransformVariant variant) {
             return "loeffler";
     }
     return "?";
+}
+
+const char* to_string(TransformDirection direction) {
+    return direction == TransformDirection::forward ? "forward" : "inverse";
+}
+
+TransformVariant parse_transform_variant(std::string_view name, std::string_view option) {
+    for (const TransformVariant variant : {TransformVariant::matrix, TransformVariant::loeffler}) {
+        if (name == to_string(variant)) return variant;
+    }
+    throw Error(ErrorKind::invalid_argument,
+                "unknown " + std::string(option) + " '" + std::string(name) + "': use matrix or loeffler");
 }
 
 namespace reference {
@@ -55,6 +70,11 @@ Block8x8 forward_dct(TransformVariant variant, const Block8x8& samples) {
 Block8x8 inverse_dct(TransformVariant variant, const Block8x8& coefficients) {
     return variant == TransformVariant::matrix ? inverse_dct_matrix(coefficients)
                                                : inverse_dct_loeffler(coefficients);
+}
+
+Block8x8 transform_block(TransformVariant variant, TransformDirection direction, const Block8x8& block) {
+    return direction == TransformDirection::forward ? forward_dct(variant, block)
+                                                    : inverse_dct(variant, block);
 }
 
 Int16Plane forward_transform_plane(const Int16Plane& residual, TransformVariant variant) {
