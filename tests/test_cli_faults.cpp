@@ -60,6 +60,37 @@ TEST_SUITE("cli") {
         }
     }
 
+    TEST_CASE("a full disk while writing the prediction or the residual: exit 7, whole frames kept") {
+        const fs::path dir = scratch_dir("full-disk-planes");
+        for (const std::string option : {"--prediction", "--residual"}) {
+            for (const std::string extension : {".y4m", ".npy"}) {
+                if (option == "--prediction" && extension == ".npy") continue;
+                const fs::path planes = dir / ("planes" + option + extension);
+                const fs::path summary = dir / ("summary" + option + extension + ".json");
+                const Run run =
+                    run_xme("estimate " + real_clip() + " --frames 12 --range 2 --backend cpu -q " + option +
+                                " " + planes.string() + " --json " + summary.string(),
+                            file_size_limit(400));
+                INFO(option, " ", extension, ": ", run.output);
+                CHECK(run.exit_code == 7);
+                CHECK(
+                    contains(run.output, "xme: error: cannot write " + planes.string() + ": File too large"));
+                const auto report = nlohmann::json::parse(read_file(summary));
+                const auto pixels = static_cast<std::size_t>(report["video"]["width"].get<int>()) *
+                                    report["video"]["height"].get<std::size_t>();
+                const std::size_t frames = report["frames"].size();
+                CHECK(frames > 0);
+                const std::string written = read_file(planes);
+                if (extension == ".y4m") {
+                    const std::size_t header = written.find('\n') + 1;
+                    CHECK(written.size() == header + frames * (6 + pixels));  // "FRAME\n" and the luma
+                } else {
+                    CHECK(written.size() == 128 + frames * pixels * 2);
+                }
+            }
+        }
+    }
+
     TEST_CASE("an unknown variant is refused with the device's variants") {
         const Run estimate =
             run_xme("estimate " + real_clip() + " --frames 3 --backend cpu --variant bogus -q");

@@ -1,4 +1,6 @@
 // YUV4MPEG2 (.y4m): a one-line header, then per frame "FRAME[ params]\n" and the planes, packed.
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -272,6 +274,7 @@ Y4mWriter::Y4mWriter(const std::string& path, int width, int height, ChromaForma
         std::fclose(file_);
         throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(error));
     }
+    whole_bytes_ = static_cast<long>(header.size());
 }
 
 Y4mWriter::~Y4mWriter() {
@@ -288,15 +291,30 @@ void Y4mWriter::write(const Frame& frame) {
                         " " + to_string(frame.chroma) + " frame to " + path_ + ", which holds " +
                         std::to_string(width_) + "x" + std::to_string(height_) + " " + to_string(chroma_));
     }
+    if (file_ == nullptr) {
+        throw Error(ErrorKind::io, "cannot write " + path_ +
+                                       ": an earlier write failed; it keeps the frames "
+                                       "written before");
+    }
+    long bytes = 6;
     bool ok = std::fputs("FRAME\n", file_) >= 0;
     for (const Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
         if (plane->empty()) continue;
         ok = ok && std::fwrite(plane->data(), 1, plane->size_bytes(), file_) == plane->size_bytes();
+        bytes += static_cast<long>(plane->size_bytes());
     }
-    // Flushing per frame makes a full disk an error here, not a silently short file at close.
+    // Flushing per frame makes a full disk an error here, not a silently short file at close. The part
+    // of the frame that was written is cut off again (the stream, whose buffer may still hold the rest,
+    // is closed first), so that the file keeps whole frames, as the motion-field files do.
     if (!ok || std::fflush(file_) != 0) {
-        throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+        const int error = errno;
+        std::fclose(file_);
+        file_ = nullptr;
+        static_cast<void>(::truncate(path_.c_str(), whole_bytes_));
+        throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(error) +
+                                       "; it keeps the frames written before");
     }
+    whole_bytes_ += bytes;
 }
 
 }  // namespace xme

@@ -81,11 +81,13 @@ public:
     ~Y4mWriter();
     Y4mWriter(const Y4mWriter&) = delete;
     Y4mWriter& operator=(const Y4mWriter&) = delete;
-    // Throws Error(invalid_argument) for a frame of another size or format, Error(io) on failure.
+    // Throws Error(invalid_argument) for a frame of another size or format, Error(io) on failure (a full
+    // disk, a file-size limit), after cutting the file back to its whole frames.
     void write(const Frame& frame);
 
 private:
     std::FILE* file_ = nullptr;
+    long whole_bytes_ = 0;  // the end of the header and the last whole frame: what a failed write keeps
     std::string path_;
     int width_;
     int height_;
