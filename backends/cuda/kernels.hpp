@@ -30,6 +30,27 @@ struct DeviceFrame {
     cudaTextureObject_t texture = 0;   // fast-texture: pixels as a linear-filtered uchar texture
 };
 
+// A block's result on the device: exactly xme::BlockMotion's layout (checked in cuda_session.cpp), so
+// that results are downloaded into a MotionField as they are. Vectors in quarter-pel units.
+struct MotionRecord {
+    std::int16_t mv_x;
+    std::int16_t mv_y;
+    std::uint32_t cost;        // J of the field's cost kind (SPEC §8)
+    std::uint32_t candidates;  // integer candidates evaluated (SPEC §7, §11)
+};
+
+// SPEC §8 for one job: the rate term, the predictor and the window's centre. Chains with none of them
+// (lambda 0, no predictor, centre 0) take the packed-key path of SPEC §3 and leave this unused.
+struct RateTerm {
+    bool active = false;   // the chain uses this struct: results go to SearchJob::records
+    int lambda = 0;
+    const MotionRecord* temporal = nullptr;  // temporal predictor: the previous pair's results, or null
+                                             // (segment start, predictor none): p = 0
+    bool spatial = false;                    // spatial predictor: the median of this frame's final
+                                             // vectors in SearchJob::records (a wavefront)
+    bool centre_on_predictor = false;        // window centre round(p / 4) instead of 0
+};
+
 // One integer search (plus refinement) of a pair of resident frames.
 struct SearchJob {
     FrameLayout layout;
@@ -44,6 +65,8 @@ struct SearchJob {
     int blocks_x = 0;
     int blocks_y = 0;
     std::uint64_t* keys = nullptr;  // per block, row-major: the packed key (xme/search_key.hpp) of the winner
+    RateTerm rate;
+    MotionRecord* records = nullptr;  // rate.active: per block, row-major, the result
 };
 
 // Raw frame (tightly packed, width x height) to the padded layout, and the expanded copy if asked.
