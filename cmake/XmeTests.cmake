@@ -14,11 +14,12 @@ endforeach()
 set(xme_cli_option_files "*test_cli.cpp,*test_cli_promises.cpp,*test_cli_redirect.cpp")
 add_test(NAME cli_options COMMAND xme_tests --test-suite=cli "--source-file=${xme_cli_option_files}")
 add_test(NAME cli_runs COMMAND xme_tests --test-suite=cli "--source-file-exclude=${xme_cli_option_files}")
-# The conformance suite on one device family, optionally on some of its variants only.
+# The conformance suite on one device family, optionally on one shard of its rows only ("k/n": see
+# XME_TEST_SHARD in tests/test_support.hpp).
 function(xme_conformance_test name device)
   set(environment "XME_TEST_DEVICE=${device}")
   if(ARGC GREATER 2)
-    list(APPEND environment "XME_TEST_VARIANTS=${ARGV2}")
+    list(APPEND environment "XME_TEST_SHARD=${ARGV2}")
   endif()
   add_test(NAME ${name} COMMAND xme_tests --test-suite=conformance)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}" SKIP_RETURN_CODE 77)
@@ -26,10 +27,11 @@ endfunction()
 if(NOT xme_tests_threaded_only)
   xme_conformance_test(conformance_cuda cuda)
   xme_conformance_test(conformance_vulkan vulkan)
-  # The CPU's variants in two halves that `ctest -j` runs side by side (the longest test otherwise); a
-  # half whose variants this processor lacks is skipped, saying so.
-  xme_conformance_test(conformance_cpu_avx cpu "avx512bw,avx2")
-  xme_conformance_test(conformance_cpu_sse2_portable cpu "sse2,portable")
+  # The CPU's rows in two halves that `ctest -j` runs side by side (the longest test otherwise), every
+  # variant in each: split by variant, both halves computed every row's reference, the larger part
+  # of the time under the sanitizers.
+  xme_conformance_test(conformance_cpu_rows_0 cpu "0/2")
+  xme_conformance_test(conformance_cpu_rows_1 cpu "1/2")
 endif()
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
 # Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
@@ -46,6 +48,6 @@ set_property(TEST ${xme_all_tests} APPEND PROPERTY ENVIRONMENT OMP_WAIT_POLICY=p
 # The longest tests first (CTest starts higher COST earlier), so that two cores end together.
 set_tests_properties(cli_options cli_runs PROPERTIES COST 60)
 if(NOT xme_tests_threaded_only)
-  set_tests_properties(conformance_cpu_avx conformance_cpu_sse2_portable PROPERTIES COST 100)
+  set_tests_properties(conformance_cpu_rows_0 conformance_cpu_rows_1 PROPERTIES COST 100)
   set_tests_properties(conformance_vulkan PROPERTIES COST 30)
 endif()

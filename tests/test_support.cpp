@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
 
 #include "xme/builtin_backends.hpp"
 #include "xme/video.hpp"
@@ -134,7 +137,7 @@ const std::vector<DeviceUnderTest>& devices_under_test() {
     if (opened) return opened->devices;
     opened = std::make_unique<OpenedDevices>();
     const char* only = std::getenv("XME_TEST_DEVICE");
-    // XME_TEST_VARIANTS: a comma-separated list, so that CTest can run one device's variants in parallel.
+    // XME_TEST_VARIANTS: a comma-separated list, to test some of a device's variants only.
     const char* variants = std::getenv("XME_TEST_VARIANTS");
     const std::string variant_list = variants == nullptr ? "" : "," + std::string(variants) + ",";
     const auto wanted = [&](const std::string& variant) {
@@ -151,6 +154,24 @@ const std::vector<DeviceUnderTest>& devices_under_test() {
 }
 
 void release_devices_under_test() { opened_devices().reset(); }
+
+bool take_conformance_row() {
+    static const auto shard = [] {
+        std::pair<long, long> index_and_count{0, 1};
+        const char* text = std::getenv("XME_TEST_SHARD");
+        if (text == nullptr) return index_and_count;
+        char slash = 0;
+        std::istringstream in(text);
+        if (!(in >> index_and_count.first >> slash >> index_and_count.second) || slash != '/' ||
+            index_and_count.second < 1 || index_and_count.first < 0 ||
+            index_and_count.first >= index_and_count.second) {
+            throw std::invalid_argument(std::string("XME_TEST_SHARD=") + text + ": expected k/n with 0 <= k < n");
+        }
+        return index_and_count;
+    }();
+    static long row = 0;
+    return row++ % shard.second == shard.first;
+}
 
 std::string first_difference(const MotionField& expected, const MotionField& actual) {
     if (expected.blocks_x != actual.blocks_x || expected.blocks_y != actual.blocks_y ||

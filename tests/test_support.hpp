@@ -47,6 +47,12 @@ struct DeviceUnderTest {
 // have shut down by the time static objects are destroyed, and closing a device then crashes.
 void release_devices_under_test();
 
+// XME_TEST_SHARD="k/n": this process checks the rows k, k + n, k + 2n, ... of the conformance table
+// (rows counted in the order the suite meets them), so that CTest can split one device's rows over
+// processes that run side by side, each computing the reference only for its own rows. Unset: every
+// row. Each call counts one row and says whether this process checks it.
+[[nodiscard]] bool take_conformance_row();
+
 // The first block where two fields differ, described with both vectors and costs; empty if equal.
 [[nodiscard]] std::string first_difference(const MotionField& expected, const MotionField& actual);
 
