@@ -42,8 +42,9 @@ std::string count_failure_reason(cudaError_t error) {
     if (error == cudaErrorNoDevice) return "no NVIDIA GPU found " + detail;
     if (!driver_library_present()) return "no NVIDIA driver found " + detail;
     if (error == cudaErrorInsufficientDriver) {
-        return "the NVIDIA driver is older than this build's CUDA runtime (" + std::to_string(CUDART_VERSION / 1000) +
-               "." + std::to_string(CUDART_VERSION % 1000 / 10) + ") needs: update the driver " + detail;
+        return "the NVIDIA driver is older than this build's CUDA runtime (" +
+               std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) +
+               ") needs: update the driver " + detail;
     }
     return "CUDA could not start " + detail;
 }
@@ -79,8 +80,9 @@ DeviceInfo describe_device(int ordinal) {
     info.preference = 100 + prop.multiProcessorCount;  // any GPU before the CPU (10); the larger GPU first
     if (capability < kOldestSupported) {
         info.available = false;
-        info.unavailable_reason = info.description + ": compute capability " + std::to_string(prop.major) + "." +
-                                  std::to_string(prop.minor) + " is older than 7.5, the oldest this build supports";
+        info.unavailable_reason = info.description + ": compute capability " + std::to_string(prop.major) +
+                                  "." + std::to_string(prop.minor) +
+                                  " is older than 7.5, the oldest this build supports";
     }
     return info;
 }
@@ -108,7 +110,24 @@ public:
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
 
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
-        return full_search_chains_only(info_, options);
+        const SearchParams& p = options.params;
+        const bool rate_chain =
+            p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero;
+        if (!rate_chain) return full_search_chains_only(info_, options);
+        // SPEC §8's rate term, predictors and centre: the fast variants' kernels (rate_fast.hpp).
+        SessionOptions without_rate = options;
+        without_rate.params.lambda = 0;
+        without_rate.params.predictor = Predictor::none;
+        without_rate.params.centre = WindowCentre::zero;
+        Support support = full_search_chains_only(info_, without_rate);
+        if (!support.supported) return support;
+        const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
+        if (variant != "fast" && variant != "fast-texture") {
+            return Support::no(info_.name + " variant " + variant +
+                               " is a seed's kernel for SPEC §3's cost alone; the rate term, predictors and "
+                               "window centre of SPEC §8 run on variants fast and fast-texture");
+        }
+        return support;
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
@@ -139,9 +158,10 @@ private:
         const int max_height = prop_.maxTexture2DLinear[1];
         if (layout.pitch > max_width || layout.rows > max_height) {
             throw Error(ErrorKind::unsupported,
-                        info_.name + ": variant fast-texture binds the padded frame (" + std::to_string(layout.pitch) +
-                            "x" + std::to_string(layout.rows) + ") as a texture, larger than this GPU's " +
-                            std::to_string(max_width) + "x" + std::to_string(max_height) +
+                        info_.name + ": variant fast-texture binds the padded frame (" +
+                            std::to_string(layout.pitch) + "x" + std::to_string(layout.rows) +
+                            ") as a texture, larger than this GPU's " + std::to_string(max_width) + "x" +
+                            std::to_string(max_height) +
                             " limit: use variant fast, or a smaller frame or range");
         }
     }
@@ -159,7 +179,8 @@ public:
     [[nodiscard]] std::unique_ptr<Device> open(std::string_view device_name) override {
         for (auto& info : list_devices()) {
             if (info.name != device_name) continue;
-            if (!info.available) throw Error(ErrorKind::device, info.name + " is unavailable: " + info.unavailable_reason);
+            if (!info.available)
+                throw Error(ErrorKind::device, info.name + " is unavailable: " + info.unavailable_reason);
             int ordinal = 0;
             const std::string_view digits = device_name.substr(device_name.find(':') + 1);
             std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);

@@ -10,7 +10,9 @@
 // of newly uploaded frames, the integer search and the refinement. Copies are not included.
 #include "cuda_session.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "cuda_check.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
+#include "rate_fast.hpp"
 #include "xme/accounting.hpp"
 #include "xme/error.hpp"
 #include "xme/result_guard.hpp"
@@ -39,6 +42,22 @@ constexpr int kStages = 3;  // pairs in flight
 
 bool uses_expanded(Variant v) { return v == Variant::fast || v == Variant::fast_texture; }
 
+// Records are downloaded straight into MotionField::blocks.
+static_assert(sizeof(MotionRecord) == sizeof(BlockMotion) &&
+              offsetof(MotionRecord, mv_x) == offsetof(BlockMotion, mv_x) &&
+              offsetof(MotionRecord, mv_y) == offsetof(BlockMotion, mv_y) &&
+              offsetof(MotionRecord, cost) == offsetof(BlockMotion, cost) &&
+              offsetof(MotionRecord, candidates) == offsetof(BlockMotion, candidates));
+
+std::size_t round_up_bytes(std::size_t n, std::size_t multiple) {
+    return (n + multiple - 1) / multiple * multiple;
+}
+
+// SPEC §8's chains beyond §3's: a rate term, a predictor or a moved centre.
+bool has_rate_term(const SearchParams& p) {
+    return p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero;
+}
+
 class CudaSession final : public MotionSession {
 public:
     explicit CudaSession(const SessionConfig& config)
@@ -56,16 +75,28 @@ public:
         blocks_y_ = blocks_across(config.options.height, params_.block_size);
         const std::size_t raw_bytes =
             static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
-        const std::size_t key_bytes =
-            sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
+        const auto blocks = static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
+        const std::size_t key_bytes = sizeof(std::uint64_t) * blocks;
+        rate_ = has_rate_term(params_);
+        const std::size_t record_bytes = rate_ ? sizeof(MotionRecord) * blocks : 0;
         if (uses_expanded(config.variant)) dy_ranks_ = make_rank_table(params_.range, site_);
         upload_ = make_stream(site_);
         compute_ = make_stream(site_);
         download_ = make_stream(site_);
+        if (rate_) {
+            rows_ = RateRows{nullptr, rate_row_stride(params_.range), rate_rank_bits(params_.range)};
+            rows_memory_ = allocate_device(
+                sizeof(std::uint32_t) * blocks * static_cast<std::size_t>(rows_.stride), site_);
+            rows_.terms = static_cast<std::uint32_t*>(rows_memory_.get());
+            wavefront_ = allocate_device(sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), site_);
+        }
         // One pinned and one device allocation per stage: keys first (8-byte aligned), guard bytes the
-        // kernels must leave alone (xme/result_guard.hpp), then 2 raw frames.
+        // kernels must leave alone (xme/result_guard.hpp), 2 raw frames; with a rate term then the
+        // records (guarded too) and the previous pair's records when the host gives them.
         const std::size_t keys_end = key_bytes + result_guard_bytes;
-        const std::size_t stage_bytes = keys_end + 2 * raw_bytes;
+        const std::size_t records_at = round_up_bytes(keys_end + 2 * raw_bytes, 8);
+        const std::size_t previous_at = round_up_bytes(records_at + record_bytes + result_guard_bytes, 8);
+        const std::size_t stage_bytes = rate_ ? previous_at + record_bytes : keys_end + 2 * raw_bytes;
         for (Stage& s : stages_) {
             s.host_memory = allocate_pinned(stage_bytes, site_);
             s.device_memory = allocate_device(stage_bytes, site_);
@@ -81,6 +112,17 @@ public:
             XME_CUDA_CHECK(
                 cudaMemcpy(device + key_bytes, host + key_bytes, result_guard_bytes, cudaMemcpyHostToDevice),
                 site_);
+            if (rate_) {
+                s.records_host = reinterpret_cast<MotionRecord*>(host + records_at);
+                s.records = reinterpret_cast<MotionRecord*>(device + records_at);
+                s.previous_host = reinterpret_cast<MotionRecord*>(host + previous_at);
+                s.previous = reinterpret_cast<MotionRecord*>(device + previous_at);
+                fill_result_guard(host + records_at + record_bytes);
+                XME_CUDA_CHECK(
+                    cudaMemcpy(device + records_at + record_bytes, host + records_at + record_bytes,
+                               result_guard_bytes, cudaMemcpyHostToDevice),
+                    site_);
+            }
             s.uploaded = make_event(false, site_);
             s.computed = make_event(false, site_);
             s.done = make_event(false, site_);
@@ -138,6 +180,10 @@ private:
         std::array<std::uint8_t*, 2> raw{};      // raw frames, device side, read by the pad kernel
         std::uint64_t* keys = nullptr;           // per block, device side
         std::uint64_t* keys_host = nullptr;
+        MotionRecord* records = nullptr;  // rate term: per block, device side
+        MotionRecord* records_host = nullptr;
+        MotionRecord* previous = nullptr;  // rate term: the previous pair's records from the host
+        MotionRecord* previous_host = nullptr;
         Event uploaded, computed, done, start, stop;
     };
     struct Entry {
@@ -225,15 +271,30 @@ private:
             check_launch(launch_pad_frame(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
                          "pad_frame_kernel<<<>>>", site);
         }
-        const SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
+        SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
         const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
-        search(job, key_bytes, site);
+        if (rate_) {
+            job.records = s.records;
+            job.rate = rate_term(pair, s, site);
+            search_with_rate(job, key_bytes, site);
+        } else {
+            search(job, key_bytes, site);
+        }
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
-        XME_CUDA_CHECK(cudaMemcpyAsync(s.keys_host, s.keys, key_bytes + result_guard_bytes,
-                                       cudaMemcpyDeviceToHost, download_.get()),
-                       site);
+        if (rate_) {
+            const std::size_t record_bytes =
+                sizeof(MotionRecord) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
+            XME_CUDA_CHECK(cudaMemcpyAsync(s.records_host, s.records, record_bytes + result_guard_bytes,
+                                           cudaMemcpyDeviceToHost, download_.get()),
+                           site);
+            last_records_ = s.records;
+        } else {
+            XME_CUDA_CHECK(cudaMemcpyAsync(s.keys_host, s.keys, key_bytes + result_guard_bytes,
+                                           cudaMemcpyDeviceToHost, download_.get()),
+                           site);
+        }
         XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
 
         Entry entry;
@@ -262,6 +323,77 @@ private:
                 break;
         }
         if (params_.subpel != Subpel::hpel) return;
+        if (config_.variant == Variant::fast_texture) {
+            check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
+        } else {
+            check_launch(launch_hpel_exact(job, compute_.get()), "hpel_exact_kernel<<<>>>", site);
+        }
+    }
+
+    // SPEC §8's predictor for this pair: none at a segment's start; else the previous pair's records,
+    // resident when this session computed that pair, uploaded when the host gives them.
+    RateTerm rate_term(const FramePair& pair, Stage& s, const CallSite& site) {
+        RateTerm rate;
+        rate.active = true;
+        rate.lambda = params_.lambda;
+        rate.spatial = params_.predictor == Predictor::spatial;
+        rate.centre_on_predictor = params_.centre == WindowCentre::predictor;
+        rate.wavefront = static_cast<int*>(wavefront_.get());
+        predictor_bound_ = 4 * params_.range + 3;  // |p| of any result of these options centred on 0
+        if (params_.predictor != Predictor::temporal || pair.segment_start) return rate;
+        if (pair.previous) {
+            const MotionField& previous = *pair.previous;
+            if (previous.blocks.size() !=
+                static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_)) {
+                throw Error(ErrorKind::invalid_argument,
+                            config_.device_name + ": the previous pair's result has " +
+                                std::to_string(previous.blocks.size()) + " blocks, this session's frames " +
+                                std::to_string(blocks_x_ * blocks_y_));
+            }
+            int largest = 0;
+            for (const BlockMotion& b : previous.blocks)
+                largest = std::max({largest, std::abs(b.mv_x), std::abs(b.mv_y)});
+            predictor_bound_ = largest;
+            std::memcpy(s.previous_host, previous.blocks.data(),
+                        sizeof(MotionRecord) * previous.blocks.size());
+            XME_CUDA_CHECK(
+                cudaMemcpyAsync(s.previous, s.previous_host, sizeof(MotionRecord) * previous.blocks.size(),
+                                cudaMemcpyHostToDevice, compute_.get()),
+                site);
+            rate.temporal = s.previous;
+            return rate;
+        }
+        if (last_records_ == nullptr) {
+            throw Error(ErrorKind::invalid_argument,
+                        config_.device_name + ", frame " + std::to_string(pair.current_id) +
+                            ": the temporal predictor needs the previous pair's result, and this session has "
+                            "computed none: give FramePair::previous, or mark the pair as a segment start");
+        }
+        rate.temporal = last_records_;
+        return rate;
+    }
+
+    // The rate-constrained chains (rate_fast.hpp says which kernel takes which).
+    void search_with_rate(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
+        const bool half_pel = params_.subpel == Subpel::hpel;
+        const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
+                          fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
+        if (!fast) {
+            if (job.rate.spatial) {
+                XME_CUDA_CHECK(
+                    cudaMemsetAsync(job.rate.wavefront, 0,
+                                    sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), compute_.get()),
+                    site);
+            }
+            check_launch(launch_search_block(job, half_pel, compute_.get()), "search_block_kernel<<<>>>",
+                         site);
+            return;
+        }
+        check_launch(launch_rate_rows(job, rows_, compute_.get()), "rate_rows_kernel<<<>>>", site);
+        XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
+        check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
+        check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
+        if (!half_pel) return;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
         } else {
@@ -305,6 +437,23 @@ private:
         XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
         MotionField field(config_.options.width, config_.options.height, params_.block_size,
                           cost_kind_of(params_));
+        if (rate_) {
+            std::memcpy(static_cast<void*>(field.blocks.data()), s.records_host,
+                        sizeof(MotionRecord) * field.blocks.size());
+            for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+                if (field.blocks[i].candidates == 0) {
+                    throw Error(ErrorKind::device,
+                                config_.device_name + ", frame " + std::to_string(e.result.current_id) +
+                                    ": internal error: block " + std::to_string(i) + " got no result");
+                }
+            }
+            check_result_guard(s.records_host + field.blocks.size(),
+                               config_.device_name + "'s block records");
+            e.result.field = std::move(field);
+            e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+            e.finished = true;
+            return;
+        }
         const std::uint64_t* keys = s.keys_host;
         for (std::size_t i = 0; i < field.blocks.size(); ++i) {
             const std::uint64_t key = keys[i];
@@ -330,6 +479,12 @@ private:
     FrameLayout layout_;
     ResidentFrames frames_;
     DeviceMemory dy_ranks_;
+    bool rate_ = false;  // SPEC §8's chains: records instead of keys
+    RateRows rows_;      // the fast path's per-block row terms
+    DeviceMemory rows_memory_;
+    DeviceMemory wavefront_;                      // the spatial predictor's row counters
+    const MotionRecord* last_records_ = nullptr;  // the last pair's results on the device
+    int predictor_bound_ = 0;                     // largest |p| component of this pair (quarter-pel)
     int blocks_x_ = 0;
     int blocks_y_ = 0;
     Stream upload_, compute_, download_;

@@ -16,13 +16,14 @@
 // (xme/search_key.hpp) with atomicMin, which resolves ties exactly as SPEC §3 says.
 #include <algorithm>
 
-#include "device_common.cuh"
+#include "rate_common.cuh"
+#include "rate_fast.hpp"
 
 namespace xme::cuda {
 namespace {
 
 constexpr int kThreads = 128;
-constexpr int kRankBits = 13;                      // 2 * max_search_range < 2^13
+constexpr int kRankBits = 13;  // 2 * max_search_range < 2^13
 
 // n / d for n < 2^31 as a multiply-high (host-computed multiplier, exact for that range).
 struct Divider {
@@ -39,22 +40,37 @@ Divider make_divider(std::uint32_t d) {
 }
 
 __device__ __forceinline__ int divide(int n, Divider d) {
-    return static_cast<int>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)) * d.multiplier) >> d.shift);
+    return static_cast<int>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)) * d.multiplier) >>
+                            d.shift);
 }
 
+// SPEC §8's rate term in the same loop (RateTerm active, centre 0, predictor none or temporal): the
+// 32-bit key of a column becomes (SAD + lambda R) << rank_bits | rank, with the rate split into a
+// column term (dx's bits, once per item) and a per-block row term read from a table
+// (rate_fast_support.cu) instead of dy_ranks, so the inner loop is unchanged: one multiply-add and a
+// min per candidate. The row's rank orders a column's candidates by (|4 dy - py|, dy) (SPEC §8's
+// key with dx fixed). The winner is published as (J << 32 | tie), tie = (|mv - p|, dy, dx) packed.
+struct FastRate {
+    bool active = false;
+    int rank_bits = kRankBits;
+    const std::uint32_t* row_terms = nullptr;  // [block * row_stride + dy + range]
+    int row_stride = 0;
+};
+
 struct FastGrid {
-    int window_x = 0;       // first candidate column (dx) searched
-    int window_width = 0;   // candidate columns
-    int window_y = 0;       // first candidate row (dy)
-    int chunks = 0;         // chunks of K candidate rows covering the window's height
+    int window_x = 0;      // first candidate column (dx) searched
+    int window_width = 0;  // candidate columns
+    int window_y = 0;      // first candidate row (dy)
+    int chunks = 0;        // chunks of K candidate rows covering the window's height
     int chunks_per_group = 0;
     int items_per_block = 0;
     int items_per_group = 0;
-    int first_block = 0;    // this launch: image blocks first_block.. and item_count items
+    int first_block = 0;  // this launch: image blocks first_block.. and item_count items
     int item_count = 0;
     Divider per_block;
     Divider per_group;
-    Divider per_row;        // image block index -> block row
+    Divider per_row;  // image block index -> block row
+    FastRate rate;
 };
 
 template <int B, int K, int S, int D>
@@ -98,6 +114,21 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
 
     // 32-bit indices from the expanded reference's origin: one multiply-add per row, and the word
     // offsets within a row become immediates of the loads.
+    // The rate term's column part (dx's bits, scaled into the key) and the predictor, once per item.
+    Vector p;
+    std::uint32_t column_terms[D];
+    if (g.rate.active) {
+        p = temporal_predictor(job.rate, block);
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+            const auto bits = static_cast<std::uint32_t>(se_bits(4 * (dx0 + d) - p.x));
+            column_terms[d] = (static_cast<std::uint32_t>(job.rate.lambda) * bits) << g.rate.rank_bits;
+        }
+    }
+    const std::uint32_t* row_terms =
+        g.rate.active ? g.rate.row_terms + block * g.rate.row_stride + job.range : nullptr;
+    const std::uint32_t scale = 1u << g.rate.rank_bits;
+
     const std::uint32_t* words_origin = job.reference_words;
     const int item_index = y * pitch + x + dx0 + slice * 4 * words;
     std::uint32_t best[D];
@@ -130,7 +161,8 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
 #pragma unroll
                     for (int d = 0; d < D; ++d) {
 #pragma unroll
-                        for (int v = 0; v < words; ++v) sums[d][k] = sad4(current[j][v], ref[d][v], sums[d][k]);
+                        for (int v = 0; v < words; ++v)
+                            sums[d][k] = sad4(current[j][v], ref[d][v], sums[d][k]);
                     }
                 }
             }
@@ -144,6 +176,16 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
         }
         // rank(dy) = 2|dy| - (dy < 0) sorts -a before +a before -(a+1): with dx fixed per column,
         // (SAD, rank) orders a column's candidates as SPEC §3 does. Rows outside the window get bit 31.
+        if (g.rate.active) {  // uniform per launch
+#pragma unroll
+            for (int d = 0; d < D; ++d) {
+#pragma unroll
+                for (int k = 0; k < K; ++k)
+                    best[d] =
+                        min(best[d], sums[d][k] * scale + (column_terms[d] + __ldg(row_terms + dy0 + k)));
+            }
+            continue;
+        }
         std::uint32_t rank[K];
         if (dy0 >= w.low_y && dy0 + K - 1 <= w.high_y) {  // the usual case: a table, no arithmetic
 #pragma unroll
@@ -170,6 +212,16 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
     for (int d = 0; d < D; ++d) {
         const int dx = dx0 + d;
         if (!live || slice != 0 || best[d] >= kInvalid || dx < w.low_x || dx > w.high_x) continue;
+        if (g.rate.active) {
+            const std::uint32_t j = best[d] >> g.rate.rank_bits;
+            const int dy = rate_row_of_rank(static_cast<int>(best[d] & (scale - 1)), p.y);
+            const std::uint32_t distance = abs(4 * dx - p.x) + abs(4 * dy - p.y);
+            const std::uint64_t candidate = static_cast<std::uint64_t>(j) << 32 | distance << 18 |
+                                            static_cast<std::uint32_t>(dy + job.range) << 9 |
+                                            static_cast<std::uint32_t>(dx + job.range);
+            if (candidate < key) key = candidate, cost = j;
+            continue;
+        }
         const int rank = static_cast<int>(best[d] & ((1u << kRankBits) - 1));
         const int dy = (rank & 1) != 0 ? -((rank + 1) >> 1) : rank >> 1;
         const std::uint64_t candidate = integer_key(best[d] >> kRankBits, dx, dy);
@@ -187,7 +239,8 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
     }
     least = __shfl_sync(0xffffffffu, least, __ffs(static_cast<int>(peers)) - 1);
     if (cost != ~0u && cost == least) {
-        atomicMin(reinterpret_cast<unsigned long long*>(job.keys + block), static_cast<unsigned long long>(key));
+        atomicMin(reinterpret_cast<unsigned long long*>(job.keys + block),
+                  static_cast<unsigned long long>(key));
     }
 }
 
@@ -219,16 +272,22 @@ cudaError_t launch_fast(const SearchJob& job, FastGrid g, cudaStream_t stream) {
 template <int K>
 cudaError_t launch_sized(const SearchJob& job, const FastGrid& g, cudaStream_t stream) {
     switch (job.block_size) {
-        case 4: return launch_fast<4, K, 1, 3>(job, g, stream);
-        case 8: return launch_fast<8, K, 1, 3>(job, g, stream);
-        case 16: return launch_fast<16, K, 1, 1>(job, g, stream);
-        default: return launch_fast<32, K, 4, 1>(job, g, stream);
+        case 4:
+            return launch_fast<4, K, 1, 3>(job, g, stream);
+        case 8:
+            return launch_fast<8, K, 1, 3>(job, g, stream);
+        case 16:
+            return launch_fast<16, K, 1, 1>(job, g, stream);
+        default:
+            return launch_fast<32, K, 4, 1>(job, g, stream);
     }
 }
 
 }  // namespace
 
-cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
+namespace {
+
+cudaError_t launch_fast_grid(const SearchJob& job, FastRate rate, cudaStream_t stream) {
     // The union of all blocks' windows: [-R, R] in pad mode; restrict mode never needs more than the
     // displacements that keep some block inside Wp x Hp.
     const int r = job.range;
@@ -241,6 +300,7 @@ cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
         y1 = std::min(r, job.layout.padded_height - b);
     }
     FastGrid g;
+    g.rate = rate;
     g.window_x = x0;
     g.window_width = x1 - x0 + 1;
     g.window_y = y0;
@@ -251,6 +311,16 @@ cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
     const bool eleven = chunks11 * 11 <= chunks8 * 8;
     g.chunks = eleven ? chunks11 : chunks8;
     return eleven ? launch_sized<11>(job, g, stream) : launch_sized<8>(job, g, stream);
+}
+
+}  // namespace
+
+cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
+    return launch_fast_grid(job, {}, stream);
+}
+
+cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
+    return launch_fast_grid(job, FastRate{true, rows.rank_bits, rows.terms, rows.stride}, stream);
 }
 
 }  // namespace xme::cuda

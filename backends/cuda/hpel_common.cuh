@@ -4,7 +4,7 @@
 // bilinear filter.
 #pragma once
 
-#include "device_common.cuh"
+#include "rate_common.cuh"
 
 namespace xme::cuda {
 
@@ -19,8 +19,8 @@ __device__ __forceinline__ bool halfpel_valid(const SearchJob& job, int x, int y
     const int y_high = y_low + (mvy % 4 != 0 ? 1 : 0);
     const int last_x = job.layout.padded_width - b;
     const int last_y = job.layout.padded_height - b;
-    return x_low >= 0 && x_low <= last_x && y_low >= 0 && y_low <= last_y && x_high >= 0 && x_high <= last_x &&
-           y_high >= 0 && y_high <= last_y;
+    return x_low >= 0 && x_low <= last_x && y_low >= 0 && y_low <= last_y && x_high >= 0 &&
+           x_high <= last_x && y_high >= 0 && y_high <= last_y;
 }
 
 // sums[(sy + 1) * 3 + sx + 1] is cost4 of position (sx, sy) around the integer vector (cx, cy): the key of
@@ -37,6 +37,45 @@ __device__ __forceinline__ std::uint64_t best_position(const SearchJob& job, int
         best = key < best ? key : best;
     }
     return best;
+}
+
+// The integer winner (cx, cy), in integer pel, of the block the refinement starts from.
+__device__ __forceinline__ Vector integer_winner(const SearchJob& job, int block) {
+    if (job.rate.active) {
+        const MotionRecord r = job.records[block];
+        return {r.mv_x / 4, r.mv_y / 4};
+    }
+    const std::uint64_t key = job.keys[block];
+    return {key_half_x(key) / 2, key_half_y(key) / 2};  // half units are even
+}
+
+// SPEC §4 with §8's rate term: the best valid position's record (J = cost4 + 4 lambda R(mv - p)).
+// `integer` keeps its candidate count: the refinement's are not counted (SPEC §7).
+__device__ __forceinline__ MotionRecord best_rate_position(const SearchJob& job, int x, int y, int cx, int cy,
+                                                           const std::uint32_t* sums, Vector p,
+                                                           std::uint32_t candidates) {
+    RateKey best;
+#pragma unroll
+    for (int n = 0; n < 9; ++n) {
+        const int mvx = 2 * (2 * cx + n % 3 - 1);  // quarter units
+        const int mvy = 2 * (2 * cy + n / 3 - 1);
+        if (n != 4 && !halfpel_valid(job, x, y, mvx, mvy)) continue;
+        const RateKey key = rate_key(sums[n], 4 * job.rate.lambda, mvx, mvy, p);
+        if (key < best) best = key;
+    }
+    return {static_cast<std::int16_t>(best.x), static_cast<std::int16_t>(best.y), best.cost, candidates};
+}
+
+// Writes the refined result of a block whose predictor is not spatial (the wavefront kernel refines
+// those itself): the packed key, or the record when the chain has a rate term.
+__device__ __forceinline__ void store_refined(const SearchJob& job, int block, int x, int y, int cx, int cy,
+                                              const std::uint32_t* sums) {
+    if (job.rate.active) {
+        job.records[block] = best_rate_position(job, x, y, cx, cy, sums, temporal_predictor(job.rate, block),
+                                                job.records[block].candidates);
+    } else {
+        job.keys[block] = best_position(job, x, y, cx, cy, sums);
+    }
 }
 
 }  // namespace xme::cuda

@@ -20,14 +20,15 @@ __global__ void __launch_bounds__(kThreads) hpel_exact_kernel(SearchJob job) {
     const int block = min(wanted, blocks - 1);  // surplus threads repeat the last block, write nothing
     const int x = (block % job.blocks_x) * B;
     const int y = (block / job.blocks_x) * B;
-    const std::uint64_t integer = wanted < blocks ? job.keys[block] : pack_search_key(0, 0, 0);
-    const int cx = key_half_x(integer) / 2;  // the integer winner (half units are even)
-    const int cy = key_half_y(integer) / 2;
+    const Vector winner = integer_winner(job, block);
+    const int cx = winner.x;
+    const int cy = winner.y;
     const int pitch = job.layout.pitch;
     const std::uint8_t* cur = job.current + static_cast<std::ptrdiff_t>(y) * pitch + x + i;
     // Row y+cy-1, columns x+i+cx-1 .. x+i+cx+1: sample (r, c) around the match of pixel (i, j) is
     // ref[(j + r) * pitch + c].
-    const std::uint8_t* ref = job.reference + static_cast<std::ptrdiff_t>(y + cy - 1) * pitch + x + i + cx - 1;
+    const std::uint8_t* ref =
+        job.reference + static_cast<std::ptrdiff_t>(y + cy - 1) * pitch + x + i + cx - 1;
 
     int s[3][3];
 #pragma unroll
@@ -61,9 +62,10 @@ __global__ void __launch_bounds__(kThreads) hpel_exact_kernel(SearchJob job) {
 #pragma unroll
     for (int n = 0; n < 9; ++n) {
 #pragma unroll
-        for (int offset = B / 2; offset > 0; offset >>= 1) sums[n] += __shfl_xor_sync(0xffffffffu, sums[n], offset);
+        for (int offset = B / 2; offset > 0; offset >>= 1)
+            sums[n] += __shfl_xor_sync(0xffffffffu, sums[n], offset);
     }
-    if (i == 0 && wanted < blocks) job.keys[block] = best_position(job, x, y, cx, cy, sums);
+    if (i == 0 && wanted < blocks) store_refined(job, block, x, y, cx, cy, sums);
 }
 
 }  // namespace
@@ -73,10 +75,18 @@ cudaError_t launch_hpel_exact(const SearchJob& job, cudaStream_t stream) {
     const int per_cuda_block = kThreads / job.block_size;
     const unsigned grid = static_cast<unsigned>((blocks + per_cuda_block - 1) / per_cuda_block);
     switch (job.block_size) {
-        case 4: hpel_exact_kernel<4><<<grid, kThreads, 0, stream>>>(job); break;
-        case 8: hpel_exact_kernel<8><<<grid, kThreads, 0, stream>>>(job); break;
-        case 16: hpel_exact_kernel<16><<<grid, kThreads, 0, stream>>>(job); break;
-        default: hpel_exact_kernel<32><<<grid, kThreads, 0, stream>>>(job); break;
+        case 4:
+            hpel_exact_kernel<4><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        case 8:
+            hpel_exact_kernel<8><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        case 16:
+            hpel_exact_kernel<16><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        default:
+            hpel_exact_kernel<32><<<grid, kThreads, 0, stream>>>(job);
+            break;
     }
     return cudaGetLastError();
 }

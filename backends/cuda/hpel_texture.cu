@@ -17,7 +17,8 @@ struct TextureSampler {
     int margin_x;  // texel (i, j) of the texture is frame pixel (i - margin_x, j - margin_y)
     int margin_y;
 
-    __device__ __forceinline__ void add(int px, int py, int cx, int cy, int current4, std::uint32_t* sums) const {
+    __device__ __forceinline__ void add(int px, int py, int cx, int cy, int current4,
+                                        std::uint32_t* sums) const {
 #pragma unroll
         for (int sy = -1; sy <= 1; ++sy) {
 #pragma unroll
@@ -47,9 +48,9 @@ __global__ void hpel_texture_kernel(SearchJob job) {
     if (block >= job.blocks_x * job.blocks_y) return;  // the whole warp leaves together
     const int x = (block % job.blocks_x) * B;
     const int y = (block / job.blocks_x) * B;
-    const std::uint64_t integer = job.keys[block];
-    const int cx = key_half_x(integer) / 2;  // the integer winner (half units are even)
-    const int cy = key_half_y(integer) / 2;
+    const Vector winner = integer_winner(job, block);
+    const int cx = winner.x;
+    const int cy = winner.y;
     const TextureSampler sampler{job.reference_texture, job.layout.margin_x, job.layout.margin_y};
     std::uint32_t sums[9] = {};
     for (int p = lane; p < B * B; p += 32) {
@@ -60,9 +61,10 @@ __global__ void hpel_texture_kernel(SearchJob job) {
     }
 #pragma unroll
     for (int n = 0; n < 9; ++n) {
-        for (int offset = 16; offset > 0; offset >>= 1) sums[n] += __shfl_xor_sync(0xffffffffu, sums[n], offset);
+        for (int offset = 16; offset > 0; offset >>= 1)
+            sums[n] += __shfl_xor_sync(0xffffffffu, sums[n], offset);
     }
-    if (lane == 0) job.keys[block] = best_position(job, x, y, cx, cy, sums);
+    if (lane == 0) store_refined(job, block, x, y, cx, cy, sums);
 }
 
 }  // namespace
@@ -71,10 +73,18 @@ cudaError_t launch_hpel_texture(const SearchJob& job, cudaStream_t stream) {
     const int blocks = job.blocks_x * job.blocks_y;
     const unsigned grid = static_cast<unsigned>((blocks + kWarps - 1) / kWarps);
     switch (job.block_size) {
-        case 4: hpel_texture_kernel<4><<<grid, 32 * kWarps, 0, stream>>>(job); break;
-        case 8: hpel_texture_kernel<8><<<grid, 32 * kWarps, 0, stream>>>(job); break;
-        case 16: hpel_texture_kernel<16><<<grid, 32 * kWarps, 0, stream>>>(job); break;
-        default: hpel_texture_kernel<32><<<grid, 32 * kWarps, 0, stream>>>(job); break;
+        case 4:
+            hpel_texture_kernel<4><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        case 8:
+            hpel_texture_kernel<8><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        case 16:
+            hpel_texture_kernel<16><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        default:
+            hpel_texture_kernel<32><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
     }
     return cudaGetLastError();
 }

@@ -49,6 +49,7 @@ struct RateTerm {
     bool spatial = false;                    // spatial predictor: the median of this frame's final
                                              // vectors in SearchJob::records (a wavefront)
     bool centre_on_predictor = false;        // window centre round(p / 4) instead of 0
+    int* wavefront = nullptr;                // spatial: blocks_y + 1 zeroed counters (rows done, ticket)
 };
 
 // One integer search (plus refinement) of a pair of resident frames.

@@ -1,0 +1,147 @@
+// SPEC §8 in device code: the se(v) bit lengths, the predictors, the window around a centre and the
+// key (J, |mv - p|, mv.y, mv.x) that picks the unique best candidate. Shared by the rate-constrained
+// kernels (rate_search_block.cu, rate_fast_support.cu, the refinements).
+#pragma once
+
+#include <cstdint>
+
+#include "device_common.cuh"
+
+namespace xme::cuda {
+
+// Length of H.264's se(v): k = 2v - 1 for v > 0, -2v otherwise; 2 * floor(log2(k + 1)) + 1.
+__device__ __forceinline__ int se_bits(int v) {
+    const unsigned k = v > 0 ? 2u * static_cast<unsigned>(v) - 1u : 2u * static_cast<unsigned>(-v);
+    return 2 * (31 - __clz(static_cast<int>(k + 1u))) + 1;
+}
+
+struct Vector {
+    int x = 0;
+    int y = 0;
+};
+
+// round(q / 4), halves away from zero (xme::round_quarter_to_pel).
+__device__ __forceinline__ int round_quarter(int q) { return q >= 0 ? (q + 2) / 4 : -((-q + 2) / 4); }
+
+// The temporal predictor, or p = 0 (no predictor, or the first pair of a segment).
+__device__ __forceinline__ Vector temporal_predictor(const RateTerm& rate, int block) {
+    if (rate.temporal == nullptr) return {};
+    const MotionRecord r = rate.temporal[block];
+    return {r.mv_x, r.mv_y};
+}
+
+__device__ __forceinline__ int median3(int a, int b, int c) { return max(min(a, b), min(max(a, b), c)); }
+
+// SPEC §8's spatial median over final vectors of this frame (records of blocks above and left, which
+// the caller has waited for; read past L1, which other SMs do not keep coherent).
+__device__ __forceinline__ Vector spatial_predictor(const MotionRecord* records, int blocks_x, int bx,
+                                                    int by) {
+    const auto final_vector = [&](int nx, int ny) {
+        const auto* word = reinterpret_cast<const unsigned*>(records + ny * blocks_x + nx);
+        const unsigned packed = __ldcg(word);  // mv_x, mv_y: the record's first 4 bytes
+        return Vector{static_cast<std::int16_t>(packed & 0xFFFFu), static_cast<std::int16_t>(packed >> 16)};
+    };
+    const bool has_a = bx > 0;
+    const bool has_b = by > 0;
+    const bool has_c = by > 0 && bx + 1 < blocks_x;
+    const bool has_d = by > 0 && bx > 0;
+    const Vector a = has_a ? final_vector(bx - 1, by) : Vector{};
+    const Vector b = has_b ? final_vector(bx, by - 1) : Vector{};
+    const bool c_available = has_c || has_d;
+    const Vector c = has_c ? final_vector(bx + 1, by - 1) : has_d ? final_vector(bx - 1, by - 1) : Vector{};
+    const int available = int{has_a} + int{has_b} + int{c_available};
+    if (available == 1) return has_a ? a : has_b ? b : c;
+    return {median3(a.x, b.x, c.x), median3(a.y, b.y, c.y)};
+}
+
+// The order of a column's candidates (dx fixed) by SPEC §8's key without J: (|4 dy - py|, dy). Around
+// py = 4q + f the rows alternate sides: for f = 0 (or f = 3, around q + 1) the nearer row first and, on
+// a tie, the lower one: q, q-1, q+1, q-2, ...; for f = 1 or 2: q, q+1, q-1, q+2, ...
+struct RowOrder {
+    int centre;
+    bool lower_first;
+};
+
+__device__ __forceinline__ RowOrder row_order(int py) {
+    const int q = py >> 2;  // floor(py / 4)
+    const int f = py & 3;
+    return {f == 3 ? q + 1 : q, f == 0 || f == 3};
+}
+
+__device__ __forceinline__ std::uint32_t rate_rank_of_row(int dy, int py) {
+    const RowOrder o = row_order(py);
+    const int d = dy - o.centre;
+    if (o.lower_first) return static_cast<std::uint32_t>(d < 0 ? -2 * d - 1 : 2 * d);
+    return static_cast<std::uint32_t>(d > 0 ? 2 * d - 1 : -2 * d);
+}
+
+__device__ __forceinline__ int rate_row_of_rank(int rank, int py) {
+    const RowOrder o = row_order(py);
+    const bool odd = (rank & 1) != 0;
+    if (o.lower_first) return o.centre + (odd ? -((rank + 1) >> 1) : rank >> 1);
+    return o.centre + (odd ? (rank + 1) >> 1 : -(rank >> 1));
+}
+
+// SPEC §8's key, compared member by member: J, then |mv - p|_1, then mv.y, then mv.x (quarter-pel).
+struct RateKey {
+    std::uint32_t cost = ~0u;
+    std::uint32_t distance = ~0u;
+    int y = 0x7FFFFFFF;
+    int x = 0x7FFFFFFF;
+};
+
+__device__ __forceinline__ bool operator<(const RateKey& a, const RateKey& b) {
+    if (a.cost != b.cost) return a.cost < b.cost;
+    if (a.distance != b.distance) return a.distance < b.distance;
+    if (a.y != b.y) return a.y < b.y;
+    return a.x < b.x;
+}
+
+// The key of vector mv (quarter-pel) with distortion d and rate weight lambda (4 * lambda for cost4).
+// J fits 32 bits for every lambda SPEC §8 allows: the host checks the bound before a launch.
+__device__ __forceinline__ RateKey rate_key(std::uint32_t distortion, int lambda, int mvx, int mvy,
+                                            Vector p) {
+    const int ex = mvx - p.x;
+    const int ey = mvy - p.y;
+    const std::uint32_t bits = static_cast<std::uint32_t>(se_bits(ex) + se_bits(ey));
+    return {distortion + static_cast<std::uint32_t>(lambda) * bits,
+            static_cast<std::uint32_t>(abs(ex) + abs(ey)), mvy, mvx};
+}
+
+__device__ __forceinline__ RateKey shfl_xor(const RateKey& k, int offset) {
+    return {__shfl_xor_sync(0xffffffffu, k.cost, offset), __shfl_xor_sync(0xffffffffu, k.distance, offset),
+            __shfl_xor_sync(0xffffffffu, k.y, offset), __shfl_xor_sync(0xffffffffu, k.x, offset)};
+}
+
+// The least key over a warp; every lane gets it.
+__device__ __forceinline__ RateKey warp_min(RateKey key) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const RateKey other = shfl_xor(key, offset);
+        if (other < key) key = other;
+    }
+    return key;
+}
+
+// The integer candidates of SPEC §2/§8 around centre c: the window c + [-R, R]^2 intersected with the
+// restrict bounds (an empty rectangle when they miss each other; the zero vector is then the result).
+__device__ __forceinline__ Window centred_window(const SearchJob& job, int x, int y, Vector c) {
+    const int r = job.range;
+    Window w{c.x - r, c.x + r, c.y - r, c.y + r};
+    if (!job.restrict_border) return w;
+    const int b = job.block_size;
+    w.low_x = max(w.low_x, -x);
+    w.high_x = min(w.high_x, job.layout.padded_width - b - x);
+    w.low_y = max(w.low_y, -y);
+    w.high_y = min(w.high_y, job.layout.padded_height - b - y);
+    return w;
+}
+
+// Candidates a window holds (SPEC §7's count); an empty one counts the zero vector evaluated instead.
+__device__ __forceinline__ std::uint32_t window_candidates(const Window& w) {
+    if (w.low_x > w.high_x || w.low_y > w.high_y) return 1;
+    return static_cast<std::uint32_t>(w.high_x - w.low_x + 1) *
+           static_cast<std::uint32_t>(w.high_y - w.low_y + 1);
+}
+
+}  // namespace xme::cuda

@@ -1,0 +1,88 @@
+// The fast full search's rate term (see rate_fast.hpp): the per-block row table it reads instead of
+// dy_ranks, and the records its packed keys become.
+#include <cstdint>
+
+#include "rate_common.cuh"
+#include "rate_fast.hpp"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kThreads = 128;
+constexpr std::uint32_t kInvalid = 0x80000000u;
+constexpr int kRowsPastWindow = 10;  // the fast kernel's last chunk of K <= 11 rows may run past +R
+
+__global__ void rate_rows_kernel(SearchJob job, RateRows rows) {
+    const int blocks = job.blocks_x * job.blocks_y;
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= blocks * rows.stride) return;
+    const int block = i / rows.stride;
+    const int dy = i - block * rows.stride - job.range;
+    const int x = (block % job.blocks_x) * job.block_size;
+    const int y = (block / job.blocks_x) * job.block_size;
+    const Window w = candidate_window(job, x, y);
+    std::uint32_t term = kInvalid;  // alone: J of a valid row stays below 2^31 (fast_rate_fits)
+    if (dy >= w.low_y && dy <= w.high_y) {
+        const int py = temporal_predictor(job.rate, block).y;
+        const auto bits = static_cast<std::uint32_t>(se_bits(4 * dy - py));
+        term =
+            (static_cast<std::uint32_t>(job.rate.lambda) * bits) << rows.rank_bits | rate_rank_of_row(dy, py);
+    }
+    rows.terms[i] = term;
+}
+
+__global__ void rate_records_kernel(SearchJob job) {
+    const int block = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (block >= job.blocks_x * job.blocks_y) return;
+    const std::uint64_t key = job.keys[block];
+    MotionRecord record{0, 0, 0, 0};
+    if (key != ~std::uint64_t{0}) {
+        const auto tie = static_cast<std::uint32_t>(key);
+        const int dx = static_cast<int>(tie & 511u) - job.range;
+        const int dy = static_cast<int>((tie >> 9) & 511u) - job.range;
+        const int x = (block % job.blocks_x) * job.block_size;
+        const int y = (block / job.blocks_x) * job.block_size;
+        record = {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy),
+                  static_cast<std::uint32_t>(key >> 32), window_candidates(candidate_window(job, x, y))};
+    }
+    job.records[block] = record;
+}
+
+int bit_width(std::uint64_t v) {
+    int width = 0;
+    for (; v != 0; v >>= 1) ++width;
+    return width;
+}
+
+}  // namespace
+
+int rate_row_stride(int range) { return 2 * range + 1 + kRowsPastWindow; }
+
+// Ranks reach 2|dy - centre| with |centre| <= range + 1: 4 range + 4.
+int rate_rank_bits(int range) { return bit_width(static_cast<std::uint64_t>(4 * range + 4)); }
+
+bool fast_rate_fits(int block_size, int range, int lambda, int predictor_bound) {
+    // The packed tie (rate_records_kernel): 9 bits per offset, 13 for |mv - p|.
+    const std::int64_t farthest = 4 * static_cast<std::int64_t>(range) + predictor_bound;  // |4 d - p|
+    if (range > 255 || 2 * farthest >= (1 << 13)) return false;
+    const std::int64_t bits =
+        2 * (2 * (bit_width(static_cast<std::uint64_t>(2 * farthest + 1)) - 1) + 1);  // 2 se(-farthest)
+    const std::int64_t most = static_cast<std::int64_t>(block_size) * block_size * 255 + lambda * bits;
+    return ((most + 1) << rate_rank_bits(range)) <= (std::int64_t{1} << 31);
+}
+
+cudaError_t launch_rate_rows(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
+    const int count = job.blocks_x * job.blocks_y * rows.stride;
+    rate_rows_kernel<<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads, 0, stream>>>(job,
+                                                                                                        rows);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_rate_records(const SearchJob& job, cudaStream_t stream) {
+    const int blocks = job.blocks_x * job.blocks_y;
+    rate_records_kernel<<<static_cast<unsigned>((blocks + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+        job);
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda

@@ -1,0 +1,231 @@
+// The block kernel of the rate-constrained full search (see rate_fast.hpp): one CUDA block of 256
+// threads per image block, the threads over the window's candidates (c + [-R, R]^2 with SPEC §2's
+// restrict bounds), then the half-pel refinement with the threads over the block's pixels. It runs
+// every fs chain SPEC §8 defines: any predictor, a window centred on it, any lambda.
+//
+// The spatial predictor needs the final vectors of the left, top and top-right blocks: one CUDA block
+// per row of image blocks walks its row left to right and waits until the row above has finished the
+// block above-right (004's wavefront, with rows instead of one launch per anti-diagonal: every row
+// works at once, two blocks behind the row above). Rows are handed out by a ticket in launch order,
+// so a row only waits for rows already running: no deadlock whatever the number of resident blocks.
+#include "hpel_common.cuh"
+#include "rate_fast.hpp"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+
+struct Shared {
+    std::uint32_t current[32 * 32 / 4];  // the block's rows as words (B * B / 4 used)
+    RateKey warp_best[kWarps];
+    std::uint32_t warp_sums[kWarps][9];
+    int row;  // spatial: the row this CUDA block walks
+};
+
+// Column and row ranges of the padded reference that hold SPEC §1's replicated samples.
+struct Stored {
+    int low_x, high_x, low_y, high_y;
+};
+
+__device__ __forceinline__ Stored stored_region(const FrameLayout& f) {
+    return {-f.margin_x, f.pitch - f.margin_x - 1, -f.margin_y, f.padded_height + f.margin_y - 1};
+}
+
+// SPEC §1's pel(x, y) of the reference for any (x, y): beyond the stored margin every sample repeats
+// the stored edge.
+__device__ __forceinline__ int reference_pel(const SearchJob& job, const Stored& s, int x, int y) {
+    x = min(max(x, s.low_x), s.high_x);
+    y = min(max(y, s.low_y), s.high_y);
+    return job.reference[static_cast<std::ptrdiff_t>(y) * job.layout.pitch + x];
+}
+
+template <int B>
+__device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared& sh, const Stored& s, int x, int y,
+                                       int dx, int dy) {
+    constexpr int words = B / 4;
+    const int left = x + dx;
+    const int top = y + dy;
+    std::uint32_t sad = 0;
+    if (left >= s.low_x && left + B - 1 <= s.high_x && top >= s.low_y && top + B - 1 <= s.high_y) {
+        // Word c of an expanded row holds bytes c..c+3: an unaligned run of 4 in one load.
+        const std::uint32_t* ref =
+            job.reference_words + static_cast<std::ptrdiff_t>(top) * job.layout.pitch + left;
+        for (int j = 0; j < B; ++j) {
+#pragma unroll
+            for (int v = 0; v < words; ++v) sad = sad4(sh.current[j * words + v], __ldg(ref + 4 * v), sad);
+            ref += job.layout.pitch;
+        }
+        return sad;
+    }
+    for (int j = 0; j < B; ++j) {  // a window centred far outside the frame: clamp every sample
+        for (int i = 0; i < B; ++i) {
+            const int c = static_cast<int>((sh.current[j * words + i / 4] >> (8 * (i % 4))) & 0xFFu);
+            sad += static_cast<std::uint32_t>(abs(c - reference_pel(job, s, left + i, top + j)));
+        }
+    }
+    return sad;
+}
+
+// The least key of the CUDA block; every thread gets it.
+__device__ RateKey block_min(Shared& sh, RateKey key) {
+    key = warp_min(key);
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if ((threadIdx.x & 31) == 0) sh.warp_best[warp] = key;
+    __syncthreads();
+    RateKey best = sh.warp_best[0];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) {
+        if (sh.warp_best[w] < best) best = sh.warp_best[w];
+    }
+    __syncthreads();  // warp_best is free again
+    return best;
+}
+
+// SPEC §4's nine cost4 sums around (cx, cy), the threads over the block's pixels; every thread gets them.
+template <int B>
+__device__ void half_pel_sums(const SearchJob& job, Shared& sh, const Stored& s, int x, int y, int cx, int cy,
+                              std::uint32_t* sums) {
+#pragma unroll
+    for (int n = 0; n < 9; ++n) sums[n] = 0;
+    for (int p = static_cast<int>(threadIdx.x); p < B * B; p += kThreads) {
+        const int i = p % B;
+        const int j = p / B;
+        const int current4 = 4 * static_cast<int>((sh.current[j * (B / 4) + i / 4] >> (8 * (i % 4))) & 0xFFu);
+        int window[3][3];
+#pragma unroll
+        for (int r = 0; r < 3; ++r) {
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                window[r][c] = reference_pel(job, s, x + i + cx + c - 1, y + j + cy + r - 1);
+        }
+#pragma unroll
+        for (int sy = -1; sy <= 1; ++sy) {
+#pragma unroll
+            for (int sx = -1; sx <= 1; ++sx) {
+                const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
+                const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
+                const int four_interp = window[r0][c0] + window[r0][c1] + window[r1][c0] + window[r1][c1];
+                sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(abs(current4 - four_interp));
+            }
+        }
+    }
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+#pragma unroll
+    for (int n = 0; n < 9; ++n) {
+#pragma unroll
+        for (int offset = 16; offset > 0; offset >>= 1)
+            sums[n] += __shfl_xor_sync(0xffffffffu, sums[n], offset);
+        if ((threadIdx.x & 31) == 0) sh.warp_sums[warp][n] = sums[n];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int n = 0; n < 9; ++n) {
+        sums[n] = 0;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) sums[n] += sh.warp_sums[w][n];
+    }
+    __syncthreads();
+}
+
+// One image block: the integer search around its centre and the refinement; returns its record.
+template <int B>
+__device__ MotionRecord search_one(const SearchJob& job, Shared& sh, int bx, int by, Vector p,
+                                   bool half_pel) {
+    const int x = bx * B;
+    const int y = by * B;
+    const Stored s = stored_region(job.layout);
+    constexpr int words = B / 4;
+    for (int k = static_cast<int>(threadIdx.x); k < B * words; k += kThreads) {
+        const int j = k / words;
+        sh.current[k] = *reinterpret_cast<const std::uint32_t*>(
+            job.current + static_cast<std::ptrdiff_t>(y + j) * job.layout.pitch + x + 4 * (k % words));
+    }
+    __syncthreads();
+
+    const Vector c = job.rate.centre_on_predictor ? Vector{round_quarter(p.x), round_quarter(p.y)} : Vector{};
+    const Window w = centred_window(job, x, y, c);
+    const std::uint32_t candidates = window_candidates(w);
+    RateKey best;
+    if (w.low_x > w.high_x || w.low_y > w.high_y) {
+        // No valid candidate in the window: SPEC §8 takes the zero vector, evaluated.
+        if (threadIdx.x == 0)
+            best = rate_key(candidate_sad<B>(job, sh, s, x, y, 0, 0), job.rate.lambda, 0, 0, p);
+    } else {
+        const int across = w.high_x - w.low_x + 1;
+        for (int k = static_cast<int>(threadIdx.x); k < static_cast<int>(candidates); k += kThreads) {
+            const int dx = w.low_x + k % across;
+            const int dy = w.low_y + k / across;
+            const RateKey key =
+                rate_key(candidate_sad<B>(job, sh, s, x, y, dx, dy), job.rate.lambda, 4 * dx, 4 * dy, p);
+            if (key < best) best = key;
+        }
+    }
+    best = block_min(sh, best);
+    MotionRecord record{static_cast<std::int16_t>(best.x), static_cast<std::int16_t>(best.y), best.cost,
+                        candidates};
+    if (half_pel) {
+        std::uint32_t sums[9];
+        half_pel_sums<B>(job, sh, s, x, y, best.x / 4, best.y / 4, sums);
+        record = best_rate_position(job, x, y, best.x / 4, best.y / 4, sums, p, candidates);
+    }
+    return record;
+}
+
+template <int B>
+__global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, bool half_pel) {
+    __shared__ Shared sh;
+    if (!job.rate.spatial) {
+        const int block = static_cast<int>(blockIdx.x);
+        const MotionRecord record = search_one<B>(job, sh, block % job.blocks_x, block / job.blocks_x,
+                                                  temporal_predictor(job.rate, block), half_pel);
+        if (threadIdx.x == 0) job.records[block] = record;
+        return;
+    }
+    int* rows_done = job.rate.wavefront;  // [row]: blocks of that row final
+    int* ticket = job.rate.wavefront + job.blocks_y;
+    if (threadIdx.x == 0) sh.row = atomicAdd(ticket, 1);
+    __syncthreads();
+    const int by = sh.row;
+    for (int bx = 0; bx < job.blocks_x; ++bx) {
+        if (threadIdx.x == 0 && by > 0) {
+            const int needed = min(bx + 2, job.blocks_x);  // the top-right block (or the top one at the end)
+            while (atomicAdd(rows_done + by - 1, 0) < needed) __nanosleep(64);
+            __threadfence();
+        }
+        __syncthreads();
+        const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
+        const MotionRecord record = search_one<B>(job, sh, bx, by, p, half_pel);
+        if (threadIdx.x == 0) {
+            job.records[by * job.blocks_x + bx] = record;
+            __threadfence();
+            atomicExch(rows_done + by, bx + 1);
+        }
+        __syncthreads();
+    }
+}
+
+}  // namespace
+
+cudaError_t launch_search_block(const SearchJob& job, bool half_pel, cudaStream_t stream) {
+    const unsigned grid =
+        static_cast<unsigned>(job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y);
+    switch (job.block_size) {
+        case 4:
+            search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            break;
+        case 8:
+            search_block_kernel<8><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            break;
+        case 16:
+            search_block_kernel<16><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            break;
+        default:
+            search_block_kernel<32><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            break;
+    }
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The CUDA backend's SPEC §8-§13 operations on the GPU machine, in one device call (staged binaries as
+# tools/device/gpu_check.sh says; carry .gl and .device):
+#   tools/device/cuda_ops_check.sh correctness   conformance of every operation row and the transforms,
+#                                                memcheck and racecheck, compare against the CPU on a clip
+#   tools/device/cuda_ops_check.sh performance   xme bench of each operation beside fs, one run
+set -uo pipefail
+mode=${1:?usage: tools/device/cuda_ops_check.sh correctness|performance}
+B=${XME_BUILD:-.device/build}
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
+export XME_TEST_CLIP_DIR=$PWD/.device/clips
+OUT=${OUT:-gpu-check}
+mkdir -p "$OUT"
+xme=$B/tools/xme
+tests=$B/tests/xme_tests
+clip=$XME_TEST_CLIP_DIR/vtest.y4m
+source "$(dirname "$0")/step.sh"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+
+if [ "$mode" = correctness ]; then
+    TAIL=40 step conformance_cuda 300 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance
+    # Shared memory and the wavefront's flags: memcheck over the operation rows, racecheck on a few.
+    step memcheck_ops 300 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
+        XME_TEST_OPERATION="fs" "$tests" --test-suite=conformance -tc="operations*"
+    step racecheck_ops 300 compute-sanitizer --tool racecheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
+        XME_TEST_OPERATION="lambda 4" "$tests" --test-suite=conformance -tc="operations*"
+    # Whole clips, against the CPU: each rate setting, the fallback of a huge lambda, spatial centred on 0.
+    for settings in "--qp 28 --predictor temporal" "--lambda 4 --predictor spatial --center predictor" \
+        "--lambda 65535 --predictor temporal" "--lambda 9 --predictor spatial" "--lambda 2 --predictor temporal --center predictor --refresh 3"; do
+        for algo in fs fs+hpel; do
+            name="compare_${algo}_$(echo "$settings" | tr -c 'a-z0-9' '_')"
+            TAIL=4 step "$name" 120 "$xme" compare "$clip" --backends cpu,cuda:0 --algo "$algo" $settings --frames 12
+        done
+    done
+else
+    for r in 16 32; do
+        TAIL=14 step "bench_rate_r$r" 200 "$xme" bench --backends cuda:0 --variants fast --sizes 1920x1080 \
+            --blocks 16 --ranges $r --algos fs,fs+hpel --pairs 30 --no-sad-peak
+        TAIL=14 step "bench_rate_temporal_r$r" 200 "$xme" bench --backends cuda:0 --variants fast --sizes 1920x1080 \
+            --blocks 16 --ranges $r --algos fs,fs+hpel --qp 28 --predictor temporal --pairs 30 --no-sad-peak
+        TAIL=14 step "bench_rate_spatial_r$r" 200 "$xme" bench --backends cuda:0 --variants fast --sizes 1920x1080 \
+            --blocks 16 --ranges $r --algos fs --qp 28 --predictor spatial --pairs 10 --no-sad-peak
+    done
+fi
+echo "=== summary"
+cat "$OUT/summary.txt"
+exit $status
