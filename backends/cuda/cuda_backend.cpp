@@ -7,11 +7,13 @@
 
 #include <charconv>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "cuda_session.hpp"
+#include "dct_runner.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
 #include "xme/error.hpp"
@@ -150,6 +152,14 @@ public:
         return SadPeak{"vabsdiff4", 4.0 * rate};
     }
 
+    // SPEC §13: both variants, bit-identical with the reference (dct_1d.cuh, dct_kernels.cu).
+    [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
+    void transform_blocks(TransformVariant variant, TransformDirection direction,
+                          std::span<Block8x8> blocks) override {
+        if (direction == TransformDirection::forward) check_forward_inputs(blocks);
+        transforms_.run(variant, direction, blocks);
+    }
+
 private:
     void check_texture_size(const SessionOptions& options) const {
         const FrameLayout layout =
@@ -169,6 +179,7 @@ private:
     int ordinal_;
     DeviceInfo info_;
     cudaDeviceProp prop_{};
+    DctRunner transforms_{ordinal_, info_.name};  // after ordinal_ and info_, which it copies
 };
 
 class CudaBackend final : public Backend {

@@ -8,16 +8,28 @@
 //                          device time of each variant for fs and fs+hpel, streaming (a new frame per
 //                          pair: upload + pad + search) and cached (the same pair again: search only),
 //                          next to the measured vabsdiff4 peak; also checks that all variants agree.
+//   xme_cuda_bench dct [--blocks N]
+//                          device time of SPEC §13's kernels (dct_kernels.cu) on device-resident blocks,
+//                          each variant and direction, next to a device-to-device cudaMemcpy of the same
+//                          bytes in the same run; 1080p's 32,400 blocks and 8K's 518,400 (past an H100's
+//                          50 MB L2), or N; also checks every block against the reference.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "dct_kernels.hpp"
+#include "device_frames.hpp"
 #include "xme/accounting.hpp"
+#include "xme/dct.hpp"
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
 
@@ -209,6 +221,116 @@ int run_time(xme::Device& device, int width, int height, int block, int range, c
     return failures == 0 ? 0 : 1;
 }
 
+// Device seconds per call of `enqueue`: the best of 5 batches of back-to-back calls between two CUDA
+// events (a batch keeps the queue full, so the host's launch cost is hidden), each batch ~20 ms.
+double seconds_per_call(cudaStream_t stream, const std::function<cudaError_t()>& enqueue, const char* what,
+                        const xme::cuda::CallSite& site) {
+    const xme::cuda::Event start = xme::cuda::make_event(true, site);
+    const xme::cuda::Event stop = xme::cuda::make_event(true, site);
+    const auto batch = [&](int calls) {
+        XME_CUDA_CHECK(cudaEventRecord(start.get(), stream), site);
+        for (int i = 0; i < calls; ++i) xme::cuda::check(enqueue(), what, site);
+        XME_CUDA_CHECK(cudaEventRecord(stop.get(), stream), site);
+        XME_CUDA_CHECK(cudaEventSynchronize(stop.get()), site);
+        float ms = 0;
+        XME_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()), site);
+        return 1e-3 * ms / calls;
+    };
+    batch(10);  // warm-up: the first launch also loads the module
+    const int calls = static_cast<int>(std::clamp(0.02 / batch(10), 10.0, 20000.0));
+    double best = batch(calls);
+    for (int i = 1; i < 5; ++i) best = std::min(best, batch(calls));
+    return best;
+}
+
+// Blocks as the kernel sees them, to and from the device.
+void upload(void* device, const std::vector<xme::Block8x8>& blocks, const xme::cuda::CallSite& site) {
+    XME_CUDA_CHECK(
+        cudaMemcpy(device, blocks.data(), blocks.size() * sizeof(xme::Block8x8), cudaMemcpyHostToDevice),
+        site);
+}
+std::vector<xme::Block8x8> download(const void* device, std::size_t count, const xme::cuda::CallSite& site) {
+    std::vector<xme::Block8x8> blocks(count);
+    XME_CUDA_CHECK(cudaMemcpy(blocks.data(), device, count * sizeof(xme::Block8x8), cudaMemcpyDeviceToHost),
+                   site);
+    return blocks;
+}
+
+void time_dct(std::size_t count, const xme::cuda::CallSite& site) {
+    using xme::cuda::DctDirection;
+    using xme::cuda::DctVariant;
+    // Residuals: -255..255, as a motion-compensated frame's.
+    std::vector<xme::Block8x8> samples(count);
+    std::mt19937 rng(static_cast<std::uint32_t>(count));
+    std::uniform_int_distribution<int> residual(-255, 255);
+    for (auto& block : samples) {
+        for (auto& sample : block) sample = static_cast<std::int16_t>(residual(rng));
+    }
+    const std::size_t bytes = count * sizeof(xme::Block8x8);
+    const xme::cuda::Stream stream = xme::cuda::make_stream(site);
+    const xme::cuda::DeviceMemory input = xme::cuda::allocate_device(bytes, site);
+    const xme::cuda::DeviceMemory coefficients = xme::cuda::allocate_device(bytes, site);
+    const xme::cuda::DeviceMemory restored = xme::cuda::allocate_device(bytes, site);
+    upload(input.get(), samples, site);
+    auto* const in = static_cast<std::int16_t*>(input.get());
+    auto* const coef = static_cast<std::int16_t*>(coefficients.get());
+    auto* const out = static_cast<std::int16_t*>(restored.get());
+
+    // Every row moves `bytes` in and `bytes` out.
+    const auto row = [&](const char* kernel, const char* direction, double seconds, double memcpy_seconds) {
+        std::printf("%-9zu %-9s %-8s %10.2f %11.1f %9.1f %8.1f%%\n", count, kernel, direction, seconds * 1e6,
+                    static_cast<double>(count) / seconds / 1e6,
+                    2.0 * static_cast<double>(bytes) / seconds / 1e9, 100.0 * memcpy_seconds / seconds);
+    };
+    const double memcpy_seconds = seconds_per_call(
+        stream.get(), [&] { return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream.get()); },
+        "cudaMemcpyAsync (device to device)", site);
+    row("memcpy", "d2d", memcpy_seconds, memcpy_seconds);
+    for (const auto variant : {xme::TransformVariant::matrix, xme::TransformVariant::loeffler}) {
+        const DctVariant kernel =
+            variant == xme::TransformVariant::matrix ? DctVariant::matrix : DctVariant::loeffler;
+        const double forward = seconds_per_call(
+            stream.get(),
+            [&] { return launch_dct(kernel, DctDirection::forward, in, coef, count, stream.get()); },
+            "launch_dct (forward)", site);
+        row(to_string(variant), "forward", forward, memcpy_seconds);
+        const double inverse = seconds_per_call(
+            stream.get(),
+            [&] { return launch_dct(kernel, DctDirection::inverse, coef, out, count, stream.get()); },
+            "launch_dct (inverse)", site);
+        row(to_string(variant), "inverse", inverse, memcpy_seconds);
+        // What was timed is what the conformance test checks through Device::transform_blocks.
+        const auto forward_result = download(coef, count, site);
+        const auto inverse_result = download(out, count, site);
+        std::string difference;
+        for (std::size_t b = 0; b < count && difference.empty(); ++b) {
+            const xme::Block8x8 expected = xme::reference::forward_dct(variant, samples[b]);
+            if (forward_result[b] != expected) {
+                difference = "forward differs at block " + std::to_string(b);
+            } else if (inverse_result[b] != xme::reference::inverse_dct(variant, expected)) {
+                difference = "inverse differs at block " + std::to_string(b);
+            }
+        }
+        report(std::string(to_string(variant)) + " on " + std::to_string(count) +
+                   " blocks against the reference",
+               difference);
+    }
+}
+
+int run_dct(const std::string& device_name, const std::vector<std::size_t>& counts) {
+    const xme::cuda::CallSite site{device_name, -1, "the dct benchmark"};
+    XME_CUDA_CHECK(cudaSetDevice(std::stoi(device_name.substr(device_name.find(':') + 1))), site);
+    std::printf(
+        "SPEC §13 kernels on %s; device time per launch (best of 5 batches, CUDA events); GB/s counts\n"
+        "the int16 blocks read and written; memcpy: device to device, the same bytes\n",
+        device_name.c_str());
+    std::printf("%-9s %-9s %-8s %10s %11s %9s %9s\n", "blocks", "kernel", "dir", "us/launch", "Mblocks/s",
+                "GB/s", "of memcpy");
+    for (const std::size_t count : counts) time_dct(count, site);
+    std::printf("%s: %d failure(s)\n", failures == 0 ? "PASSED" : "FAILED", failures);
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -231,6 +353,18 @@ int main(int argc, char** argv) {
             return run_time(*device, arg(2, 1920), arg(3, 1080), arg(4, 16), arg(5, 16), argc > 6 ? argv[6] : "");
         }
         if (mode == "race") return run_race(*device);
+        if (mode == "dct") {
+            if (argc == 2) return run_dct(device_name, {240 * 135, 960 * 540});  // 1080p and 8K in 8x8 tiles
+            std::size_t blocks = 0;
+            const std::string_view count = argc == 4 ? argv[3] : "";
+            const auto parsed = std::from_chars(count.data(), count.data() + count.size(), blocks);
+            if (argc != 4 || std::string_view(argv[2]) != "--blocks" || parsed.ec != std::errc{} ||
+                parsed.ptr != count.data() + count.size() || blocks == 0) {
+                std::fprintf(stderr, "usage: xme_cuda_bench dct [--blocks N] (N >= 1)\n");
+                return 2;
+            }
+            return run_dct(device_name, {blocks});
+        }
         return run_check(*device);
     } catch (const xme::Error& error) {
         std::fprintf(stderr, "xme_cuda_bench: %s\n", error.what());

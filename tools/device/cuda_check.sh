@@ -21,6 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 step devices 30 "$B/tools/xme" devices
 step conformance 150 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance
 step check 90 "$bench" check
+TAIL=20 step dct 60 "$bench" dct
 TAIL=40 step time 150 "$bench" time 1920 1080 16 16
 # What the fast kernel compiled to, and where its time goes.
 if command -v cuobjdump >/dev/null; then
