@@ -19,6 +19,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 
 if [ "$mode" = correctness ]; then
     TAIL=40 step conformance_cuda 300 env XME_TEST_DEVICE=cuda "$tests" --test-suite=conformance
+    step memcheck_dct 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/backends/cuda/xme_cuda_bench" dct --blocks 100
+    step racecheck_dct 120 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/backends/cuda/xme_cuda_bench" dct --blocks 100
     # Shared memory and the wavefront's flags: memcheck over the operation rows, racecheck on a few.
     step memcheck_ops 300 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
         XME_TEST_OPERATION="fs" "$tests" --test-suite=conformance -tc="operations*"
@@ -33,6 +35,7 @@ if [ "$mode" = correctness ]; then
         done
     done
 else
+    TAIL=20 step dct 120 "$B/backends/cuda/xme_cuda_bench" dct
     for r in 16 32; do
         TAIL=14 step "bench_rate_r$r" 200 "$xme" bench --backends cuda:0 --variants fast --sizes 1920x1080 \
             --blocks 16 --ranges $r --algos fs,fs+hpel --pairs 30 --no-sad-peak
