@@ -84,10 +84,7 @@ public:
         compute_ = make_stream(site_);
         download_ = make_stream(site_);
         if (rate_) {
-            rows_ = RateRows{nullptr, rate_row_stride(params_.range), rate_rank_bits(params_.range)};
-            rows_memory_ = allocate_device(
-                sizeof(std::uint32_t) * blocks * static_cast<std::size_t>(rows_.stride), site_);
-            rows_.terms = static_cast<std::uint32_t*>(rows_memory_.get());
+            rows_ = RateRows{rate_row_stride(params_.range), rate_rank_bits(params_.range)};
             wavefront_ = allocate_device(sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), site_);
         }
         // One pinned and one device allocation per stage: keys first (8-byte aligned), guard bytes the
@@ -389,7 +386,6 @@ private:
                          site);
             return;
         }
-        check_launch(launch_rate_rows(job, rows_, compute_.get()), "rate_rows_kernel<<<>>>", site);
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
         check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
         check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
@@ -479,9 +475,8 @@ private:
     FrameLayout layout_;
     ResidentFrames frames_;
     DeviceMemory dy_ranks_;
-    bool rate_ = false;  // SPEC §8's chains: records instead of keys
-    RateRows rows_;      // the fast path's per-block row terms
-    DeviceMemory rows_memory_;
+    bool rate_ = false;                           // SPEC §8's chains: records instead of keys
+    RateRows rows_;                               // the fast path's key layout
     DeviceMemory wavefront_;                      // the spatial predictor's row counters
     const MotionRecord* last_records_ = nullptr;  // the last pair's results on the device
     int predictor_bound_ = 0;                     // largest |p| component of this pair (quarter-pel)

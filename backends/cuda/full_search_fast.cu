@@ -46,15 +46,14 @@ __device__ __forceinline__ int divide(int n, Divider d) {
 
 // SPEC §8's rate term in the same loop (RateTerm active, centre 0, predictor none or temporal): the
 // 32-bit key of a column becomes (SAD + lambda R) << rank_bits | rank, with the rate split into a
-// column term (dx's bits, once per item) and a per-block row term read from a table
-// (rate_fast_support.cu) instead of dy_ranks, so the inner loop is unchanged: one multiply-add and a
-// min per candidate. The row's rank orders a column's candidates by (|4 dy - py|, dy) (SPEC §8's
-// key with dx fixed). The winner is published as (J << 32 | tie), tie = (|mv - p|, dy, dx) packed.
+// column term (dx's bits, once per item) and a per-block row term that the CUDA block first tabulates
+// in shared memory for its few image blocks (read instead of dy_ranks), so the inner loop is unchanged: one
+// multiply-add and a min per candidate. The row's rank orders a column's candidates by (|4 dy - py|, dy)
+// (SPEC §8's key with dx fixed). The winner is published as (J << 32 | tie), tie = (|mv - p|, dy, dx) packed.
 struct FastRate {
     bool active = false;
     int rank_bits = kRankBits;
-    const std::uint32_t* row_terms = nullptr;  // [block * row_stride + dy + range]
-    int row_stride = 0;
+    int row_stride = 0;  // row terms per image block in shared memory
 };
 
 struct FastGrid {
@@ -125,8 +124,22 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
             column_terms[d] = (static_cast<std::uint32_t>(job.rate.lambda) * bits) << g.rate.rank_bits;
         }
     }
-    const std::uint32_t* row_terms =
-        g.rate.active ? g.rate.row_terms + block * g.rate.row_stride + job.range : nullptr;
+    extern __shared__ std::uint32_t shared_rows[];  // [image block - first_shared][dy + range]
+    const std::uint32_t* row_terms = nullptr;
+    if (g.rate.active) {  // uniform per launch
+        const int cta_item = static_cast<int>(blockIdx.x) * kThreads;
+        const int first_shared = g.first_block + divide(cta_item, g.per_block);
+        const int last_shared =
+            g.first_block + divide(min(cta_item + kThreads, g.item_count) - 1, g.per_block);
+        const int entries = (last_shared - first_shared + 1) * g.rate.row_stride;
+        for (int i = static_cast<int>(threadIdx.x); i < entries; i += kThreads) {
+            const int local = i / g.rate.row_stride;
+            shared_rows[i] = rate_row_term(job, first_shared + local,
+                                           i - local * g.rate.row_stride - job.range, g.rate.rank_bits);
+        }
+        __syncthreads();
+        row_terms = shared_rows + (block - first_shared) * g.rate.row_stride + job.range;
+    }
     const std::uint32_t scale = 1u << g.rate.rank_bits;
 
     const std::uint32_t* words_origin = job.reference_words;
@@ -181,8 +194,7 @@ __global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job,
             for (int d = 0; d < D; ++d) {
 #pragma unroll
                 for (int k = 0; k < K; ++k)
-                    best[d] =
-                        min(best[d], sums[d][k] * scale + (column_terms[d] + __ldg(row_terms + dy0 + k)));
+                    best[d] = min(best[d], sums[d][k] * scale + (column_terms[d] + row_terms[dy0 + k]));
             }
             continue;
         }
@@ -262,7 +274,12 @@ cudaError_t launch_fast(const SearchJob& job, FastGrid g, cudaStream_t stream) {
         g.first_block = first;
         g.item_count = std::min(blocks - first, blocks_per_launch) * g.items_per_block;
         const unsigned grid = static_cast<unsigned>((g.item_count + kThreads - 1) / kThreads);
-        search_fast_kernel<B, K, S, D><<<grid, kThreads, 0, stream>>>(job, g);
+        // The rate term's row table: the image blocks a CUDA block's items touch (at most 7 KB).
+        const int shared_blocks =
+            g.rate.active ? (kThreads + g.items_per_block - 1) / g.items_per_block + 1 : 0;
+        const auto shared_bytes = static_cast<std::size_t>(shared_blocks) *
+                                  static_cast<std::size_t>(g.rate.row_stride) * sizeof(std::uint32_t);
+        search_fast_kernel<B, K, S, D><<<grid, kThreads, shared_bytes, stream>>>(job, g);
         const cudaError_t error = cudaGetLastError();
         if (error != cudaSuccess) return error;
     }
@@ -320,7 +337,7 @@ cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
 }
 
 cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
-    return launch_fast_grid(job, FastRate{true, rows.rank_bits, rows.terms, rows.stride}, stream);
+    return launch_fast_grid(job, FastRate{true, rows.rank_bits, rows.stride}, stream);
 }
 
 }  // namespace xme::cuda

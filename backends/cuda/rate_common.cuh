@@ -82,6 +82,19 @@ __device__ __forceinline__ int rate_row_of_rank(int rank, int py) {
     return o.centre + (odd ? (rank + 1) >> 1 : -(rank >> 1));
 }
 
+// The fast kernel's row term of block `block` at row dy: (lambda * bits(4 dy - py)) << rank_bits | rank,
+// or bit 31 alone outside the block's window (then J of a valid row stays below 2^31: fast_rate_fits).
+__device__ __forceinline__ std::uint32_t rate_row_term(const SearchJob& job, int block, int dy,
+                                                       int rank_bits) {
+    const int x = (block % job.blocks_x) * job.block_size;
+    const int y = (block / job.blocks_x) * job.block_size;
+    const Window w = candidate_window(job, x, y);
+    if (dy < w.low_y || dy > w.high_y) return 0x80000000u;
+    const int py = temporal_predictor(job.rate, block).y;
+    const auto bits = static_cast<std::uint32_t>(se_bits(4 * dy - py));
+    return (static_cast<std::uint32_t>(job.rate.lambda) * bits) << rank_bits | rate_rank_of_row(dy, py);
+}
+
 // SPEC §8's key, compared member by member: J, then |mv - p|_1, then mv.y, then mv.x (quarter-pel).
 struct RateKey {
     std::uint32_t cost = ~0u;

@@ -1,8 +1,8 @@
 // The rate-constrained searches of SPEC §8 (host side): which kernel a job takes, and their launchers.
 //
 // - Centre 0 with no predictor or the temporal one: the fast full search with the rate term folded into
-//   its keys (full_search_fast.cu), a per-block table of row terms first and records after
-//   (rate_fast_support.cu), then the usual refinement kernels. Its 32-bit keys bound J; when the bound
+//   its keys (full_search_fast.cu), records after (rate_fast_support.cu), then the usual refinement
+//   kernels. Its 32-bit keys bound J; when the bound
 //   does not hold (huge lambda, huge range, a predictor far outside the window) the job takes:
 // - The block kernel (rate_search_block.cu): one CUDA block per image block, its threads over the
 //   candidates, the refinement inside. It runs every chain, and the only one for the spatial predictor
@@ -16,8 +16,9 @@
 
 namespace xme::cuda {
 
+// The fast kernel's per-block row terms (rate_row_term), dy in -range .. range + 10, built by each CUDA
+// block in shared memory for the image blocks its items cover.
 struct RateRows {
-    std::uint32_t* terms = nullptr;  // [block * stride + dy + range], dy in -range .. range + 10
     int stride = 0;
     int rank_bits = 0;
 };
@@ -28,8 +29,6 @@ struct RateRows {
 // component lies within +-predictor_bound (quarter-pel).
 [[nodiscard]] bool fast_rate_fits(int block_size, int range, int lambda, int predictor_bound);
 
-// Per block and row dy: (lambda * bits(4 dy - py)) << rank_bits | rank, or bit 31 outside the block's window.
-cudaError_t launch_rate_rows(const SearchJob& job, const RateRows& rows, cudaStream_t stream);
 // The fast search with the rate term; `keys` must hold ~0 before it runs.
 cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream);
 // The fast search's keys to job.records (candidates 0 marks a block that got no key).

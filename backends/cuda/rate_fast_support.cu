@@ -1,5 +1,5 @@
-// The fast full search's rate term (see rate_fast.hpp): the per-block row table it reads instead of
-// dy_ranks, and the records its packed keys become.
+// The fast full search's rate term (see rate_fast.hpp): the bounds of its packed keys, and the records
+// those keys become.
 #include <cstdint>
 
 #include "rate_common.cuh"
@@ -9,27 +9,7 @@ namespace xme::cuda {
 namespace {
 
 constexpr int kThreads = 128;
-constexpr std::uint32_t kInvalid = 0x80000000u;
 constexpr int kRowsPastWindow = 10;  // the fast kernel's last chunk of K <= 11 rows may run past +R
-
-__global__ void rate_rows_kernel(SearchJob job, RateRows rows) {
-    const int blocks = job.blocks_x * job.blocks_y;
-    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i >= blocks * rows.stride) return;
-    const int block = i / rows.stride;
-    const int dy = i - block * rows.stride - job.range;
-    const int x = (block % job.blocks_x) * job.block_size;
-    const int y = (block / job.blocks_x) * job.block_size;
-    const Window w = candidate_window(job, x, y);
-    std::uint32_t term = kInvalid;  // alone: J of a valid row stays below 2^31 (fast_rate_fits)
-    if (dy >= w.low_y && dy <= w.high_y) {
-        const int py = temporal_predictor(job.rate, block).y;
-        const auto bits = static_cast<std::uint32_t>(se_bits(4 * dy - py));
-        term =
-            (static_cast<std::uint32_t>(job.rate.lambda) * bits) << rows.rank_bits | rate_rank_of_row(dy, py);
-    }
-    rows.terms[i] = term;
-}
 
 __global__ void rate_records_kernel(SearchJob job) {
     const int block = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -69,13 +49,6 @@ bool fast_rate_fits(int block_size, int range, int lambda, int predictor_bound) 
         2 * (2 * (bit_width(static_cast<std::uint64_t>(2 * farthest + 1)) - 1) + 1);  // 2 se(-farthest)
     const std::int64_t most = static_cast<std::int64_t>(block_size) * block_size * 255 + lambda * bits;
     return ((most + 1) << rate_rank_bits(range)) <= (std::int64_t{1} << 31);
-}
-
-cudaError_t launch_rate_rows(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
-    const int count = job.blocks_x * job.blocks_y * rows.stride;
-    rate_rows_kernel<<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads, 0, stream>>>(job,
-                                                                                                        rows);
-    return cudaGetLastError();
 }
 
 cudaError_t launch_rate_records(const SearchJob& job, cudaStream_t stream) {
