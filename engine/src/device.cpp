@@ -44,7 +44,7 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
 
 Support Device::supports_transform(TransformVariant variant) const {
     return Support::no(info().name + " does not compute SPEC §13's " + to_string(variant) +
-                       " transform yet: the cpu device and the reference do");
+                       " transform yet: the cpu and cuda devices and the reference do");
 }
 
 void Device::transform_blocks(TransformVariant variant, TransformDirection /*direction*/,
