@@ -1,0 +1,307 @@
+// Checks the CUDA quarter-pel refinement (qpel_refine.cuh) against the reference on the host, without a
+// GPU: the device code's core is __host__ __device__ and takes its warp as a parameter, so here 32
+// fibers run it as the 32 lanes of one warp (shuffles and __syncwarp switch fibers), on padded frames
+// laid out as FrameLayout says. The instructions it uses (dp4a, funnel shift, byte_perm) run as the
+// plain C++ next to them in qpel_arith.cuh; what this cannot check is that those two agree, and the
+// device's scheduling. Exits 0 when every result equals the reference's bit for bit.
+#include <ucontext.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "qpel_refine.cuh"
+#include "xme/reference_ops.hpp"
+
+namespace {
+
+using xme::cuda::FrameLayout;
+using xme::cuda::MotionRecord;
+using xme::cuda::SearchJob;
+
+// One warp as 32 fibers on one thread (ucontext): a lane runs until it reaches a warp-wide operation
+// (__syncwarp, a shuffle), then the next lane runs; once all 32 are there, the first goes on. A lane that
+// finishes while another waits, or a different number of warp-wide operations across lanes, is reported:
+// the device code must make every such call on all 32 lanes.
+class FiberWarp;
+
+struct WarpScheduler {
+    ucontext_t main{};
+    std::array<ucontext_t, 32> lanes{};
+    std::array<std::vector<char>, 32> stacks;
+    std::array<bool, 32> done{};
+    std::array<std::array<std::uint64_t, 32>, 2> slots{};  // double-buffered: one switch per shuffle
+    std::array<long, 32> syncs{};
+    bool diverged = false;
+};
+
+class FiberWarp {
+public:
+    FiberWarp(WarpScheduler& scheduler, int lane) : s_(scheduler), lane_(lane) {}
+    [[nodiscard]] int lane() const { return lane_; }
+    void sync() {
+        ++s_.syncs[static_cast<std::size_t>(lane_)];
+        swapcontext(&s_.lanes[static_cast<std::size_t>(lane_)], &s_.main);
+    }
+    std::uint32_t shfl_xor(std::uint32_t value, int offset) {
+        return static_cast<std::uint32_t>(exchange(value, offset));
+    }
+    std::uint64_t min(std::uint64_t key) {
+        for (int offset = 16; offset > 0; offset >>= 1) key = std::min(key, exchange(key, offset));
+        return key;
+    }
+
+private:
+    // A lane writes buffer p of exchange n only after every lane passed the switch of exchange n - 1,
+    // so after every read of buffer p in exchange n - 2.
+    std::uint64_t exchange(std::uint64_t value, int offset) {
+        auto& slots = s_.slots[static_cast<std::size_t>(parity_)];
+        parity_ ^= 1;
+        slots[static_cast<std::size_t>(lane_)] = value;
+        sync();
+        return slots[static_cast<std::size_t>(lane_ ^ offset)];
+    }
+    WarpScheduler& s_;
+    int lane_;
+    int parity_ = 0;
+};
+
+// Runs body(warp) on the 32 lanes; false if they diverged.
+template <class Body>
+bool run_warp(Body& body) {
+    // makecontext's entry takes no pointer: the entry finds these (one warp at a time).
+    static WarpScheduler* scheduler;
+    static Body* current;
+    static int starting;
+    WarpScheduler s;
+    scheduler = &s;
+    current = &body;
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+        s.stacks[lane].resize(1 << 18);
+        getcontext(&s.lanes[lane]);
+        s.lanes[lane].uc_stack.ss_sp = s.stacks[lane].data();
+        s.lanes[lane].uc_stack.ss_size = s.stacks[lane].size();
+        s.lanes[lane].uc_link = &s.main;
+        makecontext(
+            &s.lanes[lane],
+            +[] {
+                const int lane_id = starting;
+                FiberWarp warp(*scheduler, lane_id);
+                (*current)(warp);
+                scheduler->done[static_cast<std::size_t>(lane_id)] = true;
+            },
+            0);
+    }
+    for (;;) {
+        for (std::size_t lane = 0; lane < 32; ++lane) {
+            starting = static_cast<int>(lane);  // read only on a lane's first switch
+            if (!s.done[lane]) swapcontext(&s.main, &s.lanes[lane]);
+        }
+        const auto finished = std::count(s.done.begin(), s.done.end(), true);
+        for (std::size_t lane = 0; lane < 32; ++lane) s.diverged |= s.syncs[lane] != s.syncs[0];
+        s.diverged |= finished != 0 && finished != 32;
+        if (s.diverged || finished == 32) break;
+    }
+    return !s.diverged;
+}
+
+int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// A frame padded as on the device (device_frames.cpp's make_layout, optionally with wider margins).
+struct PaddedFrame {
+    FrameLayout layout;
+    std::vector<std::uint8_t> bytes;
+    const std::uint8_t* origin() const {
+        return bytes.data() + static_cast<std::ptrdiff_t>(layout.margin_y) * layout.pitch + layout.margin_x;
+    }
+};
+
+FrameLayout make_layout(int width, int height, int block, int range, int extra_margin) {
+    FrameLayout f;
+    f.width = width;
+    f.height = height;
+    f.padded_width = round_up(width, block);
+    f.padded_height = round_up(height, block);
+    f.margin_x = round_up(range + 16, 16) + 16 * extra_margin;
+    f.margin_y = range + 16 + extra_margin;
+    f.pitch = round_up(f.padded_width + 2 * f.margin_x, 256);
+    f.rows = f.padded_height + 2 * f.margin_y;
+    return f;
+}
+
+PaddedFrame pad(const xme::Plane& plane, const FrameLayout& layout) {
+    PaddedFrame frame{layout, std::vector<std::uint8_t>(static_cast<std::size_t>(layout.pitch) *
+                                                        static_cast<std::size_t>(layout.rows))};
+    const xme::PlaneView view{plane.data(), plane.width(), plane.height(), plane.width()};
+    for (int row = 0; row < layout.rows; ++row) {
+        for (int column = 0; column < layout.padded_width + 2 * layout.margin_x; ++column) {
+            frame.bytes[static_cast<std::size_t>(row) * static_cast<std::size_t>(layout.pitch) +
+                        static_cast<std::size_t>(column)] =
+                view.at_clamped(column - layout.margin_x, row - layout.margin_y);
+        }
+    }
+    return frame;
+}
+
+// Random bytes, the patterns that push the filters to their clips (0/255 stripes and checkers), a ramp,
+// or nearly flat noise (where candidates tie on J and the rest of the key decides).
+xme::Plane make_plane(int width, int height, int kind, std::mt19937& rng) {
+    xme::Plane plane(width, height);
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            int v = byte(rng);
+            if (kind == 1) v = ((x / 2 + y) % 2) * 255;
+            if (kind == 2) v = (x * 7 + y * 3) % 256;
+            if (kind == 3) v = (x + y) % 2 == 0 ? 255 : (byte(rng) < 128 ? 0 : v);
+            if (kind == 4) v = 100 + v % 2;
+            plane.data()[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                         static_cast<std::size_t>(x)] = static_cast<std::uint8_t>(v);
+        }
+    }
+    return plane;
+}
+
+struct Case {
+    SearchJob job;
+    int x, y;
+    MotionRecord integer;
+    int px, py, lambda;
+    xme::reference::BlockResult expected;
+};
+
+// Runs every case on one warp of 32 threads; returns the number of mismatches (printing the first few).
+template <int B>
+int run_cases(const std::vector<Case>& cases) {
+    std::vector<std::array<MotionRecord, 32>> results(cases.size());
+    auto scratch = std::make_unique<xme::cuda::qpel::Scratch<B>>();
+    auto body = [&](FiberWarp& warp) {
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const Case& c = cases[i];
+            results[i][static_cast<std::size_t>(warp.lane())] = xme::cuda::qpel::refine_qpel_core<B>(
+                warp, *scratch, c.job, c.x, c.y, c.integer, c.px, c.py, c.lambda);
+        }
+    };
+    if (!run_warp(body)) {
+        std::printf("B=%d: the lanes diverged at a warp-wide operation\n", B);
+        return 1;
+    }
+    int mismatches = 0;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        for (const MotionRecord& r : results[i]) {
+            const bool same = r.mv_x == c.expected.mv.x && r.mv_y == c.expected.mv.y &&
+                              r.cost == c.expected.cost && r.candidates == c.integer.candidates;
+            if (same) continue;
+            if (++mismatches <= 10) {
+                std::printf(
+                    "B=%d frame %dx%d block (%d,%d) %s integer (%d,%d) p (%d,%d) lambda %d: got (%d,%d) J "
+                    "%u, "
+                    "reference (%d,%d) J %llu\n",
+                    B, c.job.layout.width, c.job.layout.height, c.x, c.y,
+                    c.job.restrict_border ? "restrict" : "pad", c.integer.mv_x, c.integer.mv_y, c.px, c.py,
+                    c.lambda, r.mv_x, r.mv_y, r.cost, c.expected.mv.x, c.expected.mv.y,
+                    static_cast<unsigned long long>(c.expected.cost));
+            }
+            break;
+        }
+    }
+    return mismatches;
+}
+
+template <int B>
+int check_block_size(std::mt19937& rng, int frames) {
+    std::vector<PaddedFrame> padded;  // keeps the frames the cases point into
+    padded.reserve(static_cast<std::size_t>(2 * frames));
+    std::vector<Case> cases;
+    for (int f = 0; f < frames; ++f) {
+        std::uniform_int_distribution<int> size(1, 3 * B + 9);
+        const int width = size(rng);
+        const int height = size(rng);
+        const int range = std::uniform_int_distribution<int>(0, 24)(rng);
+        const FrameLayout layout = make_layout(width, height, B, range, f % 3 == 0 ? 1 : 0);
+        const xme::Plane current = make_plane(width, height, f % 5, rng);
+        const xme::Plane reference = make_plane(width, height, f % 5 == 4 ? 4 : (f + 1) % 4, rng);
+        padded.push_back(pad(current, layout));
+        padded.push_back(pad(reference, layout));
+        const PaddedFrame& cur = padded[padded.size() - 2];
+        const PaddedFrame& ref = padded.back();
+        for (int restrict_mode = 0; restrict_mode < 2; ++restrict_mode) {
+            SearchJob job;
+            job.layout = layout;
+            job.current = cur.origin();
+            job.reference = ref.origin();
+            job.block_size = B;
+            job.range = range;
+            job.restrict_border = restrict_mode == 1;
+            job.blocks_x = layout.padded_width / B;
+            job.blocks_y = layout.padded_height / B;
+            for (int by = 0; by < job.blocks_y; ++by) {
+                for (int bx = 0; bx < job.blocks_x; ++bx) {
+                    Case c{};
+                    c.job = job;
+                    c.x = bx * B;
+                    c.y = by * B;
+                    // Integer winners: inside the window, beyond the margin (a window centred on a far
+                    // predictor), or at the int16 limit; in restrict mode a valid one.
+                    const int spread = std::uniform_int_distribution<int>(0, 3)(rng);
+                    const int reach =
+                        spread == 0 ? range : (spread == 1 ? range + 40 : (spread == 2 ? 300 : 8191));
+                    std::uniform_int_distribution<int> displacement(-reach, reach);
+                    int dx = displacement(rng);
+                    int dy = displacement(rng);
+                    if (job.restrict_border) {
+                        dx = std::clamp(dx, -c.x, layout.padded_width - B - c.x);
+                        dy = std::clamp(dy, -c.y, layout.padded_height - B - c.y);
+                    }
+                    c.integer = {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy),
+                                 std::uniform_int_distribution<std::uint32_t>(0, 5000)(rng), 1089};
+                    const int p_kind = std::uniform_int_distribution<int>(0, 3)(rng);
+                    std::uniform_int_distribution<int> near(-12, 12);
+                    std::uniform_int_distribution<int> far(-32768, 32767);
+                    c.px = p_kind == 0 ? 0 : (p_kind == 3 ? far(rng) : 4 * dx + near(rng));
+                    c.py = p_kind == 0 ? 0 : (p_kind == 3 ? far(rng) : 4 * dy + near(rng));
+                    const int l_kind = std::uniform_int_distribution<int>(0, 3)(rng);
+                    c.lambda = l_kind == 0
+                                   ? 0
+                                   : (l_kind == 1 ? 65535 : std::uniform_int_distribution<int>(1, 91)(rng));
+
+                    xme::reference::BlockSearch search;
+                    search.reference = {reference.data(), width, height, width};
+                    search.current = {current.data(), width, height, width};
+                    search.x = c.x;
+                    search.y = c.y;
+                    search.width = B;
+                    search.height = B;
+                    search.restrict_block_size = B;
+                    search.range = range;
+                    search.border = job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
+                    search.lambda = c.lambda;
+                    search.predictor = {c.px, c.py};
+                    c.expected = xme::reference::refine_qpel(search, {c.integer.mv_x, c.integer.mv_y});
+                    cases.push_back(c);
+                }
+            }
+        }
+    }
+    const int mismatches = run_cases<B>(cases);
+    std::printf("B=%d: %zu blocks, %d mismatches\n", B, cases.size(), mismatches);
+    return mismatches;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int frames = argc > 1 ? std::atoi(argv[1]) : 24;
+    std::mt19937 rng(20261122);
+    int mismatches = 0;
+    mismatches += check_block_size<4>(rng, frames);
+    mismatches += check_block_size<8>(rng, frames);
+    mismatches += check_block_size<16>(rng, frames);
+    mismatches += check_block_size<32>(rng, frames);
+    return mismatches == 0 ? 0 : 1;
+}
