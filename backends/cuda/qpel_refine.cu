@@ -1,0 +1,64 @@
+// The standalone quarter-pel pass (SPEC §10): one warp per image block, refine_qpel_warp on the
+// block's integer winner, the result written over it.
+#include <cstdint>
+
+#include "qpel_refine.cuh"
+#include "qpel_refine.hpp"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kWarps = qpel::kMaxWarpsPerBlock;
+constexpr int kThreads = 32 * kWarps;
+
+template <int B>
+__global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
+    const int block = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
+    if (block >= job.blocks_x * job.blocks_y) return;  // whole warps: the rest stay converged
+    const int x = (block % job.blocks_x) * B;
+    const int y = (block / job.blocks_x) * B;
+    const MotionRecord integer = job.records[block];
+    int px = 0;
+    int py = 0;
+    if (job.rate.temporal != nullptr) {
+        px = job.rate.temporal[block].mv_x;
+        py = job.rate.temporal[block].mv_y;
+    }
+    const MotionRecord refined = qpel::refine_qpel_warp<B>(job, x, y, integer, px, py, job.rate.lambda);
+    if (threadIdx.x % 32 == 0) job.records[block] = refined;  // every lane read the record before the call
+}
+
+bool word_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; }
+
+}  // namespace
+
+cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream) {
+    const FrameLayout& f = job.layout;
+    if (job.rate.lambda < 0 || job.rate.lambda > qpel::kMaxLambda || !word_aligned(job.reference) ||
+        !word_aligned(job.current) || f.pitch % 4 != 0 || f.margin_x % 4 != 0 || f.margin_x < 4 ||
+        f.margin_y < 4) {
+        return cudaErrorInvalidValue;
+    }
+    const int blocks = job.blocks_x * job.blocks_y;
+    if (blocks == 0) return cudaSuccess;
+    const unsigned grid = static_cast<unsigned>((blocks + kWarps - 1) / kWarps);
+    switch (job.block_size) {
+        case 4:
+            qpel_refine_kernel<4><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        case 8:
+            qpel_refine_kernel<8><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        case 16:
+            qpel_refine_kernel<16><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        case 32:
+            qpel_refine_kernel<32><<<grid, kThreads, 0, stream>>>(job);
+            break;
+        default:
+            return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda
