@@ -247,14 +247,15 @@ int check_block_size(std::mt19937& rng, int frames) {
                     c.x = bx * B;
                     c.y = by * B;
                     // Integer winners: inside the window, beyond the margin (a window centred on a far
-                    // predictor), or at the int16 limit; in restrict mode a valid one.
+                    // predictor), or at the int16 limit; in restrict mode mostly a valid one.
                     const int spread = std::uniform_int_distribution<int>(0, 3)(rng);
                     const int reach =
                         spread == 0 ? range : (spread == 1 ? range + 40 : (spread == 2 ? 300 : 8191));
                     std::uniform_int_distribution<int> displacement(-reach, reach);
                     int dx = displacement(rng);
                     int dy = displacement(rng);
-                    if (job.restrict_border) {
+                    // (Mostly: the centre is costed whether valid or not, as in the reference.)
+                    if (job.restrict_border && spread != 3) {
                         dx = std::clamp(dx, -c.x, layout.padded_width - B - c.x);
                         dy = std::clamp(dy, -c.y, layout.padded_height - B - c.y);
                     }

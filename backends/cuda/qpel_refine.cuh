@@ -18,7 +18,8 @@
 //
 // The caller guarantees (the launcher in qpel_refine.cu checks what it can on the host):
 // - integer.mv is a multiple of 4 with components in [-32764, 32764] (so that the refined vector, at most 3
-//   further, fits int16), and is valid in restrict mode (SPEC §2: it is the integer search's winner);
+//   further, fits int16; the reference would refuse a result that does not). It need not be valid in
+//   restrict mode: the centre is costed regardless, as in the reference;
 // - 0 <= lambda <= 65535 (SPEC §8; then J < 2^23, see kMaxJ);
 // - job.reference and job.current are 4-byte aligned at pixel (0, 0), layout.pitch and layout.margin_x
 //   are multiples of 4, margin_x and margin_y >= 4 (FrameLayout's padded frames are);
