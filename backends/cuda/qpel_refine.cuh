@@ -23,9 +23,9 @@
 // - 0 <= lambda <= 65535 (SPEC §8; then J < 2^23, see kMaxJ);
 // - job.reference and job.current are 4-byte aligned at pixel (0, 0), layout.pitch and layout.margin_x
 //   are multiples of 4, margin_x and margin_y >= 4 (FrameLayout's padded frames are);
-// - the refine_qpel_warp overload without a scratch argument: at most kMaxWarpsPerBlock warps per CUDA
-//   block (it holds kMaxWarpsPerBlock * sizeof(Scratch<B>) bytes of static shared memory: 3.2 KB per
-//   warp for B = 16, 8.0 KB for B = 32).
+// - shared memory: the overload without a scratch argument holds kWarps (default kMaxWarpsPerBlock = 4)
+//   Scratch<B> in static shared memory, 3.2 KB each for B = 16 and 8.0 KB for B = 32, and the calling
+//   warp's index in its CUDA block must be below kWarps; the other overload takes the caller's scratch.
 #pragma once
 
 #include "kernels.hpp"
@@ -300,7 +300,8 @@ struct DeviceWarp {
 
 inline constexpr int kMaxWarpsPerBlock = 4;
 
-// With the caller's scratch (one per warp, in shared memory).
+// With the caller's scratch (one per warp that calls it at the same time, in shared memory): for a
+// kernel with more warps per CUDA block than kMaxWarpsPerBlock, or that has scratch to share.
 template <int B>
 __device__ __forceinline__ MotionRecord refine_qpel_warp(Scratch<B>& scratch, const SearchJob& job, int x,
                                                          int y, MotionRecord integer, int px, int py,
@@ -309,12 +310,12 @@ __device__ __forceinline__ MotionRecord refine_qpel_warp(Scratch<B>& scratch, co
     return refine_qpel_core<B>(warp, scratch, job, x, y, integer, px, py, lambda);
 }
 
-// With a scratch of its own: static shared memory for kMaxWarpsPerBlock warps, indexed by the warp's
-// place in its CUDA block.
-template <int B>
+// With a scratch of its own: static shared memory for kWarps warps, indexed by the calling warp's place
+// in its CUDA block, which must be below kWarps (a CUDA block of at most 32 * kWarps threads).
+template <int B, int kWarps = kMaxWarpsPerBlock>
 __device__ __forceinline__ MotionRecord refine_qpel_warp(const SearchJob& job, int x, int y,
                                                          MotionRecord integer, int px, int py, int lambda) {
-    __shared__ Scratch<B> scratch[kMaxWarpsPerBlock];
+    __shared__ Scratch<B> scratch[kWarps];
     const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     return refine_qpel_warp<B>(scratch[thread / 32], job, x, y, integer, px, py, lambda);
 }
