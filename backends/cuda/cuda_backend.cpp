@@ -113,21 +113,38 @@ public:
 
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const SearchParams& p = options.params;
-        const bool rate_chain =
-            p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero;
+        if (p.search == SearchMethod::ehds || p.search == SearchMethod::test_zone ||
+            p.partitions == Partitions::all) {
+            const std::string missing =
+                p.partitions == Partitions::all
+                    ? "the 41 partitions of SPEC §9"
+                    : "the " + std::string(to_string(p.search)) + " search of SPEC §11";
+            return Support::no(
+                info_.name + " does not run " + missing +
+                " yet (fs, dia and hex with every refinement, rate term and predictor it does): "
+                "run this chain with --backend cpu (it computes every chain) or --backend "
+                "reference (the scalar oracle: slow)");
+        }
+        const bool rate_chain = p.lambda > 0 || p.predictor != Predictor::none ||
+                                p.centre != WindowCentre::zero || p.subpel == Subpel::qpel ||
+                                p.search != SearchMethod::full;
         if (!rate_chain) return full_search_chains_only(info_, options);
-        // SPEC §8's rate term, predictors and centre: the fast variants' kernels (rate_fast.hpp).
+        // SPEC §8's rate term, predictors and centre, §10's quarter-pel: the fast variants' kernels
+        // (rate_fast.hpp, qpel_refine.hpp).
         SessionOptions without_rate = options;
         without_rate.params.lambda = 0;
         without_rate.params.predictor = Predictor::none;
         without_rate.params.centre = WindowCentre::zero;
+        if (p.subpel == Subpel::qpel) without_rate.params.subpel = Subpel::none;
+        without_rate.params.search = SearchMethod::full;
         Support support = full_search_chains_only(info_, without_rate);
         if (!support.supported) return support;
         const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
         if (variant != "fast" && variant != "fast-texture") {
             return Support::no(info_.name + " variant " + variant +
                                " is a seed's kernel for SPEC §3's cost alone; the rate term, predictors and "
-                               "window centre of SPEC §8 run on variants fast and fast-texture");
+                               "window centre of SPEC §8, the quarter-pel refinement of §10 and the dia and "
+                               "hex searches of §11 run on variants fast and fast-texture");
         }
         return support;
     }

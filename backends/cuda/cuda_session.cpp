@@ -20,6 +20,7 @@
 #include "cuda_check.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
+#include "qpel_refine.hpp"
 #include "rate_fast.hpp"
 #include "xme/accounting.hpp"
 #include "xme/error.hpp"
@@ -53,9 +54,11 @@ std::size_t round_up_bytes(std::size_t n, std::size_t multiple) {
     return (n + multiple - 1) / multiple * multiple;
 }
 
-// SPEC §8's chains beyond §3's: a rate term, a predictor or a moved centre.
+// SPEC §8's chains beyond §3's (a rate term, a predictor or a moved centre), §10's refinement and §11's
+// searches: their results are records, SPEC §8's key in full.
 bool has_rate_term(const SearchParams& p) {
-    return p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero;
+    return p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero ||
+           p.subpel == Subpel::qpel || p.search != SearchMethod::full;
 }
 
 class CudaSession final : public MotionSession {
@@ -373,6 +376,21 @@ private:
     // The rate-constrained chains (rate_fast.hpp says which kernel takes which).
     void search_with_rate(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
         const bool half_pel = params_.subpel == Subpel::hpel;
+        const Refinement refinement = half_pel                         ? Refinement::half
+                                      : params_.subpel == Subpel::qpel ? Refinement::quarter
+                                                                       : Refinement::none;
+        if (params_.search != SearchMethod::full) {
+            if (job.rate.spatial) {
+                XME_CUDA_CHECK(
+                    cudaMemsetAsync(job.rate.wavefront, 0,
+                                    sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), compute_.get()),
+                    site);
+            }
+            check_launch(
+                launch_fast_search(job, params_.search == SearchMethod::hexagon, refinement, compute_.get()),
+                "fast_search_kernel<<<>>>", site);
+            return;
+        }
         const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
                           fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
         if (!fast) {
@@ -382,13 +400,17 @@ private:
                                     sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), compute_.get()),
                     site);
             }
-            check_launch(launch_search_block(job, half_pel, compute_.get()), "search_block_kernel<<<>>>",
+            check_launch(launch_search_block(job, refinement, compute_.get()), "search_block_kernel<<<>>>",
                          site);
             return;
         }
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
         check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
         check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
+        if (refinement == Refinement::quarter) {
+            check_launch(launch_qpel_refine(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
+            return;
+        }
         if (!half_pel) return;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);

@@ -33,7 +33,13 @@ struct RateRows {
 cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream);
 // The fast search's keys to job.records (candidates 0 marks a block that got no key).
 cudaError_t launch_rate_records(const SearchJob& job, cudaStream_t stream);
-// Every chain of fs with or without hpel, writing job.records; spatial jobs need job.rate.wavefront zeroed.
-cudaError_t launch_search_block(const SearchJob& job, bool half_pel, cudaStream_t stream);
+enum class Refinement { none, half, quarter };
+
+// Every chain of fs, fs+hpel and fs+qpel, writing job.records; spatial jobs need job.rate.wavefront zeroed.
+cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
+// SPEC §11's dia (hexagon false) or hex with the refinement, one warp per block (fast_search_warp.cu),
+// writing job.records; spatial jobs need job.rate.wavefront zeroed.
+cudaError_t launch_fast_search(const SearchJob& job, bool hexagon, Refinement refinement,
+                               cudaStream_t stream);
 
 }  // namespace xme::cuda

@@ -1,7 +1,8 @@
 // The block kernel of the rate-constrained full search (see rate_fast.hpp): one CUDA block of 256
 // threads per image block, the threads over the window's candidates (c + [-R, R]^2 with SPEC §2's
-// restrict bounds), then the half-pel refinement with the threads over the block's pixels. It runs
-// every fs chain SPEC §8 defines: any predictor, a window centred on it, any lambda.
+// restrict bounds), then the half-pel refinement with the threads over the block's pixels, or It runs
+// every fs chain SPEC §8 defines: any predictor, a window centred on it, any lambda; the quarter-pel
+// refinement (SPEC §10) by its first warp (qpel_refine.cuh).
 //
 // The spatial predictor needs the final vectors of the left, top and top-right blocks: one CUDA block
 // per row of image blocks walks its row left to right and waits until the row above has finished the
@@ -9,6 +10,7 @@
 // works at once, two blocks behind the row above). Rows are handed out by a ticket in launch order,
 // so a row only waits for rows already running: no deadlock whatever the number of resident blocks.
 #include "hpel_common.cuh"
+#include "qpel_refine.cuh"
 #include "rate_fast.hpp"
 
 namespace xme::cuda {
@@ -17,10 +19,13 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 
+template <int B>
 struct Shared {
     std::uint32_t current[32 * 32 / 4];  // the block's rows as words (B * B / 4 used)
     RateKey warp_best[kWarps];
     std::uint32_t warp_sums[kWarps][9];
+    qpel::Scratch<B> quarter;  // SPEC §10, refined by warp 0
+    MotionRecord refined;
     int row;  // spatial: the row this CUDA block walks
 };
 
@@ -42,8 +47,8 @@ __device__ __forceinline__ int reference_pel(const SearchJob& job, const Stored&
 }
 
 template <int B>
-__device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared& sh, const Stored& s, int x, int y,
-                                       int dx, int dy) {
+__device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared<B>& sh, const Stored& s, int x,
+                                       int y, int dx, int dy) {
     constexpr int words = B / 4;
     const int left = x + dx;
     const int top = y + dy;
@@ -69,7 +74,8 @@ __device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared& sh, c
 }
 
 // The least key of the CUDA block; every thread gets it.
-__device__ RateKey block_min(Shared& sh, RateKey key) {
+template <int B>
+__device__ RateKey block_min(Shared<B>& sh, RateKey key) {
     key = warp_min(key);
     const int warp = static_cast<int>(threadIdx.x) / 32;
     if ((threadIdx.x & 31) == 0) sh.warp_best[warp] = key;
@@ -85,8 +91,8 @@ __device__ RateKey block_min(Shared& sh, RateKey key) {
 
 // SPEC §4's nine cost4 sums around (cx, cy), the threads over the block's pixels; every thread gets them.
 template <int B>
-__device__ void half_pel_sums(const SearchJob& job, Shared& sh, const Stored& s, int x, int y, int cx, int cy,
-                              std::uint32_t* sums) {
+__device__ void half_pel_sums(const SearchJob& job, Shared<B>& sh, const Stored& s, int x, int y, int cx,
+                              int cy, std::uint32_t* sums) {
 #pragma unroll
     for (int n = 0; n < 9; ++n) sums[n] = 0;
     for (int p = static_cast<int>(threadIdx.x); p < B * B; p += kThreads) {
@@ -131,8 +137,8 @@ __device__ void half_pel_sums(const SearchJob& job, Shared& sh, const Stored& s,
 
 // One image block: the integer search around its centre and the refinement; returns its record.
 template <int B>
-__device__ MotionRecord search_one(const SearchJob& job, Shared& sh, int bx, int by, Vector p,
-                                   bool half_pel) {
+__device__ MotionRecord search_one(const SearchJob& job, Shared<B>& sh, int bx, int by, Vector p,
+                                   Refinement refinement) {
     const int x = bx * B;
     const int y = by * B;
     const Stored s = stored_region(job.layout);
@@ -165,21 +171,30 @@ __device__ MotionRecord search_one(const SearchJob& job, Shared& sh, int bx, int
     best = block_min(sh, best);
     MotionRecord record{static_cast<std::int16_t>(best.x), static_cast<std::int16_t>(best.y), best.cost,
                         candidates};
-    if (half_pel) {
+    if (refinement == Refinement::half) {
         std::uint32_t sums[9];
         half_pel_sums<B>(job, sh, s, x, y, best.x / 4, best.y / 4, sums);
         record = best_rate_position(job, x, y, best.x / 4, best.y / 4, sums, p, candidates);
+    } else if (refinement == Refinement::quarter) {
+        if (threadIdx.x < 32) {
+            const MotionRecord refined =
+                qpel::refine_qpel_warp<B>(sh.quarter, job, x, y, record, p.x, p.y, job.rate.lambda);
+            if (threadIdx.x == 0) sh.refined = refined;
+        }
+        __syncthreads();
+        record = sh.refined;
+        __syncthreads();  // sh.refined and the scratch are free again
     }
     return record;
 }
 
 template <int B>
-__global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, bool half_pel) {
-    __shared__ Shared sh;
+__global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, Refinement refinement) {
+    __shared__ Shared<B> sh;
     if (!job.rate.spatial) {
         const int block = static_cast<int>(blockIdx.x);
         const MotionRecord record = search_one<B>(job, sh, block % job.blocks_x, block / job.blocks_x,
-                                                  temporal_predictor(job.rate, block), half_pel);
+                                                  temporal_predictor(job.rate, block), refinement);
         if (threadIdx.x == 0) job.records[block] = record;
         return;
     }
@@ -196,7 +211,7 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, b
         }
         __syncthreads();
         const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
-        const MotionRecord record = search_one<B>(job, sh, bx, by, p, half_pel);
+        const MotionRecord record = search_one<B>(job, sh, bx, by, p, refinement);
         if (threadIdx.x == 0) {
             job.records[by * job.blocks_x + bx] = record;
             __threadfence();
@@ -208,21 +223,21 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, b
 
 }  // namespace
 
-cudaError_t launch_search_block(const SearchJob& job, bool half_pel, cudaStream_t stream) {
+cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
     const unsigned grid =
         static_cast<unsigned>(job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y);
     switch (job.block_size) {
         case 4:
-            search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         case 8:
-            search_block_kernel<8><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            search_block_kernel<8><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         case 16:
-            search_block_kernel<16><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            search_block_kernel<16><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         default:
-            search_block_kernel<32><<<grid, kThreads, 0, stream>>>(job, half_pel);
+            search_block_kernel<32><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
     }
     return cudaGetLastError();

@@ -1,0 +1,257 @@
+// SPEC §11's `dia` and `hex` on CUDA: one warp per image block. A fast search is a short, divergent
+// walk (a few candidates per step, each step depending on the last), so the warp walks one block and
+// spends its lanes inside each candidate: the block's words are spread over the lanes (held in
+// registers for the whole walk), each candidate's SAD is one word or a few per lane and a warp sum.
+// The walk is the reference's (engine/src/reference/*_search.cpp, integer_candidates.cpp) step for
+// step, with the same candidate tracker, so vectors, costs and evaluated counts are identical. The
+// refinement (§4 or §10) follows in the same warp. The spatial predictor turns the grid into a
+// wavefront: one warp per row of blocks, two blocks behind the row above (rate_search_block.cu says
+// why no deadlock).
+#include "hpel_common.cuh"
+#include "qpel_refine.cuh"
+#include "rate_fast.hpp"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kWarps = 4;  // warps per CUDA block
+
+template <int B>
+struct WarpBlock {
+    static constexpr int kWords = B * B / 4;
+    static constexpr int kPerLane = kWords >= 32 ? kWords / 32 : 1;
+    std::uint32_t current[kPerLane];  // word lane + 32 i of the block, row-major (words of 4 pixels)
+};
+
+__device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+// The reference's 4 bytes at (x .. x+3, y), SPEC §1's replication beyond the stored margin.
+__device__ __forceinline__ std::uint32_t clamped_word(const SearchJob& job, int x, int y) {
+    const FrameLayout& f = job.layout;
+    const int row = min(max(y, -f.margin_y), f.padded_height + f.margin_y - 1);
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const int column = min(max(x + i, -f.margin_x), f.pitch - f.margin_x - 1);
+        word |= static_cast<std::uint32_t>(job.reference[static_cast<std::ptrdiff_t>(row) * f.pitch + column])
+                << (8 * i);
+    }
+    return word;
+}
+
+__device__ __forceinline__ int clamped_pel(const SearchJob& job, int x, int y) {
+    const FrameLayout& f = job.layout;
+    x = min(max(x, -f.margin_x), f.pitch - f.margin_x - 1);
+    y = min(max(y, -f.margin_y), f.padded_height + f.margin_y - 1);
+    return job.reference[static_cast<std::ptrdiff_t>(y) * f.pitch + x];
+}
+
+template <int B>
+__device__ std::uint32_t warp_sad(const SearchJob& job, const WarpBlock<B>& block, int lane, int x, int y,
+                                  int dx, int dy) {
+    constexpr int words = B / 4;
+    const FrameLayout& f = job.layout;
+    const int left = x + dx;
+    const int top = y + dy;
+    const bool stored = left >= -f.margin_x && left + B - 1 <= f.pitch - f.margin_x - 1 &&
+                        top >= -f.margin_y && top + B - 1 <= f.padded_height + f.margin_y - 1;
+    std::uint32_t sad = 0;
+#pragma unroll
+    for (int i = 0; i < WarpBlock<B>::kPerLane; ++i) {
+        const int k = lane + 32 * i;
+        if (k >= WarpBlock<B>::kWords) continue;
+        const int j = k / words;
+        const int column = left + 4 * (k % words);
+        const std::uint32_t ref =
+            stored ? __ldg(job.reference_words + static_cast<std::ptrdiff_t>(top + j) * f.pitch + column)
+                   : clamped_word(job, column, top + j);
+        sad = sad4(block.current[i], ref, sad);
+    }
+    return warp_sum(sad);
+}
+
+// The reference's IntegerCandidateTracker, warp-uniform: every lane holds the same state.
+template <int B>
+struct Tracker {
+    const SearchJob& job;
+    const WarpBlock<B>& block;
+    int lane, x, y;
+    Vector p, c;
+    RateKey best;
+    Vector best_pel;
+    std::uint32_t evaluated = 0;
+
+    __device__ bool inside(Vector pel) const {
+        if (abs(pel.x - c.x) > job.range || abs(pel.y - c.y) > job.range) return false;
+        if ((pel.x == 0 && pel.y == 0) || !job.restrict_border) return true;
+        const int b = job.block_size;
+        return x + pel.x >= 0 && x + pel.x <= job.layout.padded_width - b && y + pel.y >= 0 &&
+               y + pel.y <= job.layout.padded_height - b;
+    }
+    __device__ bool evaluate(Vector pel) {
+        ++evaluated;
+        const RateKey key = rate_key(warp_sad<B>(job, block, lane, x, y, pel.x, pel.y), job.rate.lambda,
+                                     4 * pel.x, 4 * pel.y, p);
+        if (!(key < best)) return false;
+        best = key;
+        best_pel = pel;
+        return true;
+    }
+    __device__ bool consider(Vector pel) { return inside(pel) && evaluate(pel); }
+};
+
+template <int B>
+__device__ void walk(Tracker<B>& t, bool hexagon) {
+    // SPEC §11's start: round(p / 4), then 0; the zero vector evaluated anyway when neither counts.
+    const std::uint32_t before = t.evaluated;
+    t.consider({round_quarter(t.p.x), round_quarter(t.p.y)});
+    t.consider({0, 0});
+    if (t.evaluated == before) t.evaluate({0, 0});
+    constexpr int kDiamond[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    constexpr int kHexagon[6][2] = {{2, 0}, {-2, 0}, {1, 2}, {-1, 2}, {1, -2}, {-1, -2}};
+    for (int moves = 0; moves < t.job.range; ++moves) {
+        const Vector centre = t.best_pel;
+        bool moved = false;
+        const int steps = hexagon ? 6 : 4;
+        for (int s = 0; s < steps; ++s) {
+            const int sx = hexagon ? kHexagon[s][0] : kDiamond[s][0];
+            const int sy = hexagon ? kHexagon[s][1] : kDiamond[s][1];
+            moved = t.consider({centre.x + sx, centre.y + sy}) || moved;
+        }
+        if (!moved) break;
+    }
+    if (!hexagon) return;
+    const Vector centre = t.best_pel;  // hex ends with the 8 neighbours of its best, once
+    for (int sy = -1; sy <= 1; ++sy) {
+        for (int sx = -1; sx <= 1; ++sx) {
+            if (sx != 0 || sy != 0) t.consider({centre.x + sx, centre.y + sy});
+        }
+    }
+}
+
+// SPEC §4 in one warp, the lanes over the block's pixels.
+template <int B>
+__device__ MotionRecord warp_half_pel(const SearchJob& job, int lane, int x, int y, MotionRecord integer,
+                                      Vector p) {
+    const int cx = integer.mv_x / 4;
+    const int cy = integer.mv_y / 4;
+    std::uint32_t sums[9] = {};
+    for (int k = lane; k < B * B; k += 32) {
+        const int px = x + k % B;
+        const int py = y + k / B;
+        const int current4 = 4 * int{job.current[static_cast<std::ptrdiff_t>(py) * job.layout.pitch + px]};
+        int s[3][3];
+#pragma unroll
+        for (int r = 0; r < 3; ++r) {
+#pragma unroll
+            for (int q = 0; q < 3; ++q) s[r][q] = clamped_pel(job, px + cx + q - 1, py + cy + r - 1);
+        }
+#pragma unroll
+        for (int sy = -1; sy <= 1; ++sy) {
+#pragma unroll
+            for (int sx = -1; sx <= 1; ++sx) {
+                const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
+                const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
+                sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(
+                    abs(current4 - (s[r0][c0] + s[r0][c1] + s[r1][c0] + s[r1][c1])));
+            }
+        }
+    }
+#pragma unroll
+    for (int n = 0; n < 9; ++n) sums[n] = warp_sum(sums[n]);
+    return best_rate_position(job, x, y, cx, cy, sums, p, integer.candidates);
+}
+
+template <int B>
+__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p, bool hexagon,
+                                     Refinement refinement) {
+    const int x = bx * B;
+    const int y = by * B;
+    WarpBlock<B> block;
+#pragma unroll
+    for (int i = 0; i < WarpBlock<B>::kPerLane; ++i) {
+        const int k = min(lane + 32 * i, WarpBlock<B>::kWords - 1);
+        block.current[i] = *reinterpret_cast<const std::uint32_t*>(
+            job.current + static_cast<std::ptrdiff_t>(y + k / (B / 4)) * job.layout.pitch + x +
+            4 * (k % (B / 4)));
+    }
+    Tracker<B> t{job,
+                 block,
+                 lane,
+                 x,
+                 y,
+                 p,
+                 job.rate.centre_on_predictor ? Vector{round_quarter(p.x), round_quarter(p.y)} : Vector{}};
+    walk(t, hexagon);
+    const MotionRecord integer{static_cast<std::int16_t>(4 * t.best_pel.x),
+                               static_cast<std::int16_t>(4 * t.best_pel.y), t.best.cost, t.evaluated};
+    if (refinement == Refinement::half) return warp_half_pel<B>(job, lane, x, y, integer, p);
+    if (refinement == Refinement::quarter)
+        return qpel::refine_qpel_warp<B, kWarps>(job, x, y, integer, p.x, p.y, job.rate.lambda);
+    return integer;
+}
+
+template <int B>
+__global__ void __launch_bounds__(32 * kWarps)
+    fast_search_kernel(SearchJob job, bool hexagon, Refinement refinement) {
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if (!job.rate.spatial) {
+        const int block = static_cast<int>(blockIdx.x) * kWarps + warp;
+        if (block >= job.blocks_x * job.blocks_y) return;  // the whole warp leaves together
+        const MotionRecord record = search_block<B>(job, lane, block % job.blocks_x, block / job.blocks_x,
+                                                    temporal_predictor(job.rate, block), hexagon, refinement);
+        if (lane == 0) job.records[block] = record;
+        return;
+    }
+    int* rows_done = job.rate.wavefront;
+    int by = 0;
+    if (lane == 0) by = atomicAdd(job.rate.wavefront + job.blocks_y, 1);
+    by = __shfl_sync(0xffffffffu, by, 0);
+    if (by >= job.blocks_y) return;
+    for (int bx = 0; bx < job.blocks_x; ++bx) {
+        if (lane == 0 && by > 0) {
+            const int needed = min(bx + 2, job.blocks_x);
+            while (atomicAdd(rows_done + by - 1, 0) < needed) __nanosleep(64);
+            __threadfence();
+        }
+        __syncwarp();
+        const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
+        const MotionRecord record = search_block<B>(job, lane, bx, by, p, hexagon, refinement);
+        if (lane == 0) {
+            job.records[by * job.blocks_x + bx] = record;
+            __threadfence();
+            atomicExch(rows_done + by, bx + 1);
+        }
+        __syncwarp();
+    }
+}
+
+}  // namespace
+
+cudaError_t launch_fast_search(const SearchJob& job, bool hexagon, Refinement refinement,
+                               cudaStream_t stream) {
+    const int units = job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y;
+    const auto grid = static_cast<unsigned>((units + kWarps - 1) / kWarps);
+    switch (job.block_size) {
+        case 4:
+            fast_search_kernel<4><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon, refinement);
+            break;
+        case 8:
+            fast_search_kernel<8><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon, refinement);
+            break;
+        case 16:
+            fast_search_kernel<16><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon, refinement);
+            break;
+        default:
+            fast_search_kernel<32><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon, refinement);
+            break;
+    }
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda
