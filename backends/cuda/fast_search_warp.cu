@@ -16,11 +16,12 @@ namespace {
 
 constexpr int kWarps = 4;  // warps per CUDA block
 
+// The block's words (4 pixels each, row-major), in the warp's slot of shared memory: every lane group
+// reads all of them.
 template <int B>
 struct WarpBlock {
     static constexpr int kWords = B * B / 4;
-    static constexpr int kPerLane = kWords >= 32 ? kWords / 32 : 1;
-    std::uint32_t current[kPerLane];  // word lane + 32 i of the block, row-major (words of 4 pixels)
+    const std::uint32_t* current;
 };
 
 __device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
@@ -50,9 +51,11 @@ __device__ __forceinline__ int clamped_pel(const SearchJob& job, int x, int y) {
     return job.reference[static_cast<std::ptrdiff_t>(y) * f.pitch + x];
 }
 
+// The SAD of displacement (dx, dy) by a group of `lanes` lanes (a power of two; `sub` the lane's place in
+// it): each lane sums every lanes-th word, then the group adds its lanes.
 template <int B>
-__device__ std::uint32_t warp_sad(const SearchJob& job, const WarpBlock<B>& block, int lane, int x, int y,
-                                  int dx, int dy) {
+__device__ std::uint32_t group_sad(const SearchJob& job, const WarpBlock<B>& block, int sub, int lanes, int x,
+                                   int y, int dx, int dy) {
     constexpr int words = B / 4;
     const FrameLayout& f = job.layout;
     const int left = x + dx;
@@ -60,21 +63,22 @@ __device__ std::uint32_t warp_sad(const SearchJob& job, const WarpBlock<B>& bloc
     const bool stored = left >= -f.margin_x && left + B - 1 <= f.pitch - f.margin_x - 1 &&
                         top >= -f.margin_y && top + B - 1 <= f.padded_height + f.margin_y - 1;
     std::uint32_t sad = 0;
-#pragma unroll
-    for (int i = 0; i < WarpBlock<B>::kPerLane; ++i) {
-        const int k = lane + 32 * i;
-        if (k >= WarpBlock<B>::kWords) continue;
+    for (int k = sub; k < WarpBlock<B>::kWords; k += lanes) {
         const int j = k / words;
         const int column = left + 4 * (k % words);
         const std::uint32_t ref =
             stored ? __ldg(job.reference_words + static_cast<std::ptrdiff_t>(top + j) * f.pitch + column)
                    : clamped_word(job, column, top + j);
-        sad = sad4(block.current[i], ref, sad);
+        sad = sad4(block.current[k], ref, sad);
     }
-    return warp_sum(sad);
+    for (int offset = lanes / 2; offset > 0; offset >>= 1) sad += __shfl_xor_sync(0xffffffffu, sad, offset);
+    return sad;
 }
 
-// The reference's IntegerCandidateTracker, warp-uniform: every lane holds the same state.
+// The reference's IntegerCandidateTracker, warp-uniform: every lane holds the same state. A step's
+// candidates are costed side by side, one lane group each; the step then keeps the least key, which is
+// what considering them one after another gives (keys are unique, "better" is strictly smaller), and
+// counts every candidate it evaluated.
 template <int B>
 struct Tracker {
     const SearchJob& job;
@@ -92,45 +96,43 @@ struct Tracker {
         return x + pel.x >= 0 && x + pel.x <= job.layout.padded_width - b && y + pel.y >= 0 &&
                y + pel.y <= job.layout.padded_height - b;
     }
-    __device__ bool evaluate(Vector pel) {
-        ++evaluated;
-        const RateKey key = rate_key(warp_sad<B>(job, block, lane, x, y, pel.x, pel.y), job.rate.lambda,
-                                     4 * pel.x, 4 * pel.y, p);
-        if (!(key < best)) return false;
-        best = key;
-        best_pel = pel;
+
+    // Considers centre + offsets[0..count) (count <= 8; checked = false: evaluates them unchecked, the
+    // zero-vector fallback); returns whether the best moved.
+    __device__ bool step(Vector centre, const int (*offsets)[2], int count, bool checked = true) {
+        const int lanes = count <= 2 ? 16 : count <= 4 ? 8 : 4;
+        const int group = lane / lanes;
+        const int g = min(group, count - 1);  // idle groups repeat the last candidate, uncounted
+        const Vector pel{centre.x + offsets[g][0], centre.y + offsets[g][1]};
+        const bool valid = !checked || inside(pel);
+        const std::uint32_t sad = group_sad<B>(job, block, lane % lanes, lanes, x, y, pel.x, pel.y);
+        const bool counts = valid && group < count && lane % lanes == 0;
+        evaluated += static_cast<std::uint32_t>(__popc(__ballot_sync(0xffffffffu, counts)));
+        const RateKey key = valid ? rate_key(sad, job.rate.lambda, 4 * pel.x, 4 * pel.y, p) : RateKey{};
+        const RateKey least = warp_min(key);
+        if (!(least < best)) return false;
+        best = least;
+        best_pel = {least.x / 4, least.y / 4};
         return true;
     }
-    __device__ bool consider(Vector pel) { return inside(pel) && evaluate(pel); }
 };
 
 template <int B>
 __device__ void walk(Tracker<B>& t, bool hexagon) {
     // SPEC §11's start: round(p / 4), then 0; the zero vector evaluated anyway when neither counts.
+    constexpr int kOrigin[1][2] = {{0, 0}};
     const std::uint32_t before = t.evaluated;
-    t.consider({round_quarter(t.p.x), round_quarter(t.p.y)});
-    t.consider({0, 0});
-    if (t.evaluated == before) t.evaluate({0, 0});
+    t.step({round_quarter(t.p.x), round_quarter(t.p.y)}, kOrigin, 1);
+    t.step({0, 0}, kOrigin, 1);
+    if (t.evaluated == before) t.step({0, 0}, kOrigin, 1, false);
     constexpr int kDiamond[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     constexpr int kHexagon[6][2] = {{2, 0}, {-2, 0}, {1, 2}, {-1, 2}, {1, -2}, {-1, -2}};
+    constexpr int kSquare[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
     for (int moves = 0; moves < t.job.range; ++moves) {
-        const Vector centre = t.best_pel;
-        bool moved = false;
-        const int steps = hexagon ? 6 : 4;
-        for (int s = 0; s < steps; ++s) {
-            const int sx = hexagon ? kHexagon[s][0] : kDiamond[s][0];
-            const int sy = hexagon ? kHexagon[s][1] : kDiamond[s][1];
-            moved = t.consider({centre.x + sx, centre.y + sy}) || moved;
-        }
+        const bool moved = hexagon ? t.step(t.best_pel, kHexagon, 6) : t.step(t.best_pel, kDiamond, 4);
         if (!moved) break;
     }
-    if (!hexagon) return;
-    const Vector centre = t.best_pel;  // hex ends with the 8 neighbours of its best, once
-    for (int sy = -1; sy <= 1; ++sy) {
-        for (int sx = -1; sx <= 1; ++sx) {
-            if (sx != 0 || sy != 0) t.consider({centre.x + sx, centre.y + sy});
-        }
-    }
+    if (hexagon) t.step(t.best_pel, kSquare, 8);  // hex ends with the 8 neighbours of its best, once
 }
 
 // SPEC §4 in one warp, the lanes over the block's pixels.
@@ -171,14 +173,15 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
                                      Refinement refinement) {
     const int x = bx * B;
     const int y = by * B;
-    WarpBlock<B> block;
-#pragma unroll
-    for (int i = 0; i < WarpBlock<B>::kPerLane; ++i) {
-        const int k = min(lane + 32 * i, WarpBlock<B>::kWords - 1);
-        block.current[i] = *reinterpret_cast<const std::uint32_t*>(
+    __shared__ std::uint32_t current[kWarps][32 * 32 / 4];
+    std::uint32_t* words = current[threadIdx.x / 32];
+    for (int k = lane; k < WarpBlock<B>::kWords; k += 32) {
+        words[k] = *reinterpret_cast<const std::uint32_t*>(
             job.current + static_cast<std::ptrdiff_t>(y + k / (B / 4)) * job.layout.pitch + x +
             4 * (k % (B / 4)));
     }
+    __syncwarp();
+    const WarpBlock<B> block{words};
     Tracker<B> t{job,
                  block,
                  lane,
