@@ -125,10 +125,7 @@ public:
                 "run this chain with --backend cpu (it computes every chain) or --backend "
                 "reference (the scalar oracle: slow)");
         }
-        const bool rate_chain = p.lambda > 0 || p.predictor != Predictor::none ||
-                                p.centre != WindowCentre::zero || p.subpel == Subpel::qpel ||
-                                p.search != SearchMethod::full;
-        if (!rate_chain) return full_search_chains_only(info_, options);
+        if (!uses_records(p)) return full_search_chains_only(info_, options);
         // SPEC §8's rate term, predictors and centre, §10's quarter-pel: the fast variants' kernels
         // (rate_fast.hpp, qpel_refine.hpp).
         SessionOptions without_rate = options;

@@ -37,6 +37,11 @@ Variant parse_variant(const std::string& name) {
     return Variant::fast;
 }
 
+bool uses_records(const SearchParams& p) {
+    return p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero ||
+           p.subpel == Subpel::qpel || p.search != SearchMethod::full;
+}
+
 namespace {
 
 constexpr int kStages = 3;  // pairs in flight
@@ -52,13 +57,6 @@ static_assert(sizeof(MotionRecord) == sizeof(BlockMotion) &&
 
 std::size_t round_up_bytes(std::size_t n, std::size_t multiple) {
     return (n + multiple - 1) / multiple * multiple;
-}
-
-// SPEC §8's chains beyond §3's (a rate term, a predictor or a moved centre), §10's refinement and §11's
-// searches: their results are records, SPEC §8's key in full.
-bool has_rate_term(const SearchParams& p) {
-    return p.lambda > 0 || p.predictor != Predictor::none || p.centre != WindowCentre::zero ||
-           p.subpel == Subpel::qpel || p.search != SearchMethod::full;
 }
 
 class CudaSession final : public MotionSession {
@@ -80,7 +78,7 @@ public:
             static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
         const auto blocks = static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
         const std::size_t key_bytes = sizeof(std::uint64_t) * blocks;
-        rate_ = has_rate_term(params_);
+        rate_ = uses_records(params_);
         const std::size_t record_bytes = rate_ ? sizeof(MotionRecord) * blocks : 0;
         if (uses_expanded(config.variant)) dy_ranks_ = make_rank_table(params_.range, site_);
         upload_ = make_stream(site_);
@@ -379,13 +377,13 @@ private:
         const Refinement refinement = half_pel                         ? Refinement::half
                                       : params_.subpel == Subpel::qpel ? Refinement::quarter
                                                                        : Refinement::none;
+        if (job.rate.spatial) {  // the wavefront's row counters and ticket start at 0 (rate_common.cuh)
+            XME_CUDA_CHECK(
+                cudaMemsetAsync(job.rate.wavefront, 0, sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1),
+                                compute_.get()),
+                site);
+        }
         if (params_.search != SearchMethod::full) {
-            if (job.rate.spatial) {
-                XME_CUDA_CHECK(
-                    cudaMemsetAsync(job.rate.wavefront, 0,
-                                    sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), compute_.get()),
-                    site);
-            }
             check_launch(
                 launch_fast_search(job, params_.search == SearchMethod::hexagon, refinement, compute_.get()),
                 "fast_search_kernel<<<>>>", site);
@@ -394,12 +392,6 @@ private:
         const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
                           fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
         if (!fast) {
-            if (job.rate.spatial) {
-                XME_CUDA_CHECK(
-                    cudaMemsetAsync(job.rate.wavefront, 0,
-                                    sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1), compute_.get()),
-                    site);
-            }
             check_launch(launch_search_block(job, refinement, compute_.get()), "search_block_kernel<<<>>>",
                          site);
             return;

@@ -14,9 +14,14 @@ enum class Variant { fast, fast_texture, global, shared, candidate };
 
 [[nodiscard]] Variant parse_variant(const std::string& name);
 
+// SPEC §8's chains beyond §3's (a rate term, a predictor or a moved centre), §10's refinement and §11's
+// searches: their kernels keep SPEC §8's key in full and return records, on variants fast and
+// fast-texture only; the rest keep §3's packed keys.
+[[nodiscard]] bool uses_records(const SearchParams& params);
+
 struct SessionConfig {
-    int ordinal = 0;                // CUDA device number
-    std::string device_name;        // "cuda:0", for messages
+    int ordinal = 0;          // CUDA device number
+    std::string device_name;  // "cuda:0", for messages
     Variant variant = Variant::fast;
     SessionOptions options;
     std::size_t texture_alignment = 512;

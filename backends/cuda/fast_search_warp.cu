@@ -32,23 +32,10 @@ __device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
 
 // The reference's 4 bytes at (x .. x+3, y), SPEC §1's replication beyond the stored margin.
 __device__ __forceinline__ std::uint32_t clamped_word(const SearchJob& job, int x, int y) {
-    const FrameLayout& f = job.layout;
-    const int row = min(max(y, -f.margin_y), f.padded_height + f.margin_y - 1);
     std::uint32_t word = 0;
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        const int column = min(max(x + i, -f.margin_x), f.pitch - f.margin_x - 1);
-        word |= static_cast<std::uint32_t>(job.reference[static_cast<std::ptrdiff_t>(row) * f.pitch + column])
-                << (8 * i);
-    }
+    for (int i = 0; i < 4; ++i) word |= static_cast<std::uint32_t>(reference_pel(job, x + i, y)) << (8 * i);
     return word;
-}
-
-__device__ __forceinline__ int clamped_pel(const SearchJob& job, int x, int y) {
-    const FrameLayout& f = job.layout;
-    x = min(max(x, -f.margin_x), f.pitch - f.margin_x - 1);
-    y = min(max(y, -f.margin_y), f.padded_height + f.margin_y - 1);
-    return job.reference[static_cast<std::ptrdiff_t>(y) * f.pitch + x];
 }
 
 // The SAD of displacement (dx, dy) by a group of `lanes` lanes (a power of two; `sub` the lane's place in
@@ -60,8 +47,7 @@ __device__ std::uint32_t group_sad(const SearchJob& job, const WarpBlock<B>& blo
     const FrameLayout& f = job.layout;
     const int left = x + dx;
     const int top = y + dy;
-    const bool stored = left >= -f.margin_x && left + B - 1 <= f.pitch - f.margin_x - 1 &&
-                        top >= -f.margin_y && top + B - 1 <= f.padded_height + f.margin_y - 1;
+    const bool stored = stored_region(f).holds(left, top, B);
     std::uint32_t sad = 0;
     for (int k = sub; k < WarpBlock<B>::kWords; k += lanes) {
         const int j = k / words;
@@ -150,18 +136,9 @@ __device__ MotionRecord warp_half_pel(const SearchJob& job, int lane, int x, int
 #pragma unroll
         for (int r = 0; r < 3; ++r) {
 #pragma unroll
-            for (int q = 0; q < 3; ++q) s[r][q] = clamped_pel(job, px + cx + q - 1, py + cy + r - 1);
+            for (int q = 0; q < 3; ++q) s[r][q] = reference_pel(job, px + cx + q - 1, py + cy + r - 1);
         }
-#pragma unroll
-        for (int sy = -1; sy <= 1; ++sy) {
-#pragma unroll
-            for (int sx = -1; sx <= 1; ++sx) {
-                const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
-                const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
-                sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(
-                    abs(current4 - (s[r0][c0] + s[r0][c1] + s[r1][c0] + s[r1][c1])));
-            }
-        }
+        add_half_pel_costs(current4, s, sums);
     }
 #pragma unroll
     for (int n = 0; n < 9; ++n) sums[n] = warp_sum(sums[n]);
@@ -211,25 +188,16 @@ __global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job,
         if (lane == 0) job.records[block] = record;
         return;
     }
-    int* rows_done = job.rate.wavefront;
     int by = 0;
-    if (lane == 0) by = atomicAdd(job.rate.wavefront + job.blocks_y, 1);
+    if (lane == 0) by = atomicAdd(job.rate.wavefront + job.blocks_y, 1);  // the row ticket
     by = __shfl_sync(0xffffffffu, by, 0);
     if (by >= job.blocks_y) return;
     for (int bx = 0; bx < job.blocks_x; ++bx) {
-        if (lane == 0 && by > 0) {
-            const int needed = min(bx + 2, job.blocks_x);
-            while (atomicAdd(rows_done + by - 1, 0) < needed) __nanosleep(64);
-            __threadfence();
-        }
+        if (lane == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
         __syncwarp();
         const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
         const MotionRecord record = search_block<B, R>(job, lane, bx, by, p, hexagon);
-        if (lane == 0) {
-            job.records[by * job.blocks_x + bx] = record;
-            __threadfence();
-            atomicExch(rows_done + by, bx + 1);
-        }
+        if (lane == 0) publish_final(job, bx, by, record);
         __syncwarp();
     }
 }

@@ -23,6 +23,24 @@ __device__ __forceinline__ bool halfpel_valid(const SearchJob& job, int x, int y
            x_high <= last_x && y_high >= 0 && y_high <= last_y;
 }
 
+// Adds one pixel's |4 cur - 4 interp| for the nine positions (sx, sy) to sums[(sy + 1) * 3 + sx + 1]:
+// `window` holds the integer samples around the pixel's match, window[1][1] the match itself. Position
+// (sx, sy) averages columns min(sx,0)..max(sx,0) and rows min(sy,0)..max(sy,0) of the window (a sample
+// counts twice on an axis that is not at a half position): 4 * interp.
+__device__ __forceinline__ void add_half_pel_costs(int current4, const int (&window)[3][3],
+                                                   std::uint32_t* sums) {
+#pragma unroll
+    for (int sy = -1; sy <= 1; ++sy) {
+#pragma unroll
+        for (int sx = -1; sx <= 1; ++sx) {
+            const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
+            const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
+            const int four_interp = window[r0][c0] + window[r0][c1] + window[r1][c0] + window[r1][c1];
+            sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(abs(current4 - four_interp));
+        }
+    }
+}
+
 // sums[(sy + 1) * 3 + sx + 1] is cost4 of position (sx, sy) around the integer vector (cx, cy): the key of
 // the best valid position.
 __device__ __forceinline__ std::uint64_t best_position(const SearchJob& job, int x, int y, int cx, int cy,

@@ -46,18 +46,7 @@ __global__ void __launch_bounds__(kThreads) hpel_exact_kernel(SearchJob job) {
             s[2][c] = ref[(j + 2) * pitch + c];
         }
         const int current4 = 4 * int{cur[j * pitch]};
-        // Position (sx, sy) averages columns min(sx,0)..max(sx,0) and rows min(sy,0)..max(sy,0) of the
-        // window (a sample counts twice on an axis that is not at a half position): 4 * interp.
-#pragma unroll
-        for (int sy = -1; sy <= 1; ++sy) {
-#pragma unroll
-            for (int sx = -1; sx <= 1; ++sx) {
-                const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
-                const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
-                const int four_interp = s[r0][c0] + s[r0][c1] + s[r1][c0] + s[r1][c1];
-                sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(abs(current4 - four_interp));
-            }
-        }
+        add_half_pel_costs(current4, s, sums);
     }
 #pragma unroll
     for (int n = 0; n < 9; ++n) {

@@ -136,6 +136,48 @@ __device__ __forceinline__ RateKey warp_min(RateKey key) {
     return key;
 }
 
+// Column and row ranges of the padded reference that hold SPEC §1's replicated samples (the padding
+// kernel fills whole rows of `pitch` bytes).
+struct Stored {
+    int low_x, high_x, low_y, high_y;
+
+    // Whether the B x B block at (left, top) lies inside: then its samples are read as they are.
+    __device__ __forceinline__ bool holds(int left, int top, int b) const {
+        return left >= low_x && left + b - 1 <= high_x && top >= low_y && top + b - 1 <= high_y;
+    }
+};
+
+__device__ __forceinline__ Stored stored_region(const FrameLayout& f) {
+    return {-f.margin_x, f.pitch - f.margin_x - 1, -f.margin_y, f.padded_height + f.margin_y - 1};
+}
+
+// SPEC §1's pel(x, y) of the reference for any (x, y), also far outside the frame (a window centred on
+// a predictor): beyond the stored margin every sample repeats the stored edge.
+__device__ __forceinline__ int reference_pel(const SearchJob& job, int x, int y) {
+    const Stored s = stored_region(job.layout);
+    x = min(max(x, s.low_x), s.high_x);
+    y = min(max(y, s.low_y), s.high_y);
+    return job.reference[static_cast<std::ptrdiff_t>(y) * job.layout.pitch + x];
+}
+
+// The spatial predictor's wavefront (rate_search_block.cu, fast_search_warp.cu): rows_done[row] counts
+// the blocks of that row that are final. One thread of the row's walker waits before block bx until the
+// row above has finished its block above-right (or the row's last block).
+__device__ __forceinline__ void wait_for_row_above(int* rows_done, int by, int bx, int blocks_x) {
+    if (by == 0) return;
+    const int needed = min(bx + 2, blocks_x);
+    while (atomicAdd(rows_done + by - 1, 0) < needed) __nanosleep(64);
+    __threadfence();
+}
+
+// Writes block (bx, by)'s final record and then, visibly after it, marks the block done.
+__device__ __forceinline__ void publish_final(const SearchJob& job, int bx, int by,
+                                              const MotionRecord& record) {
+    job.records[by * job.blocks_x + bx] = record;
+    __threadfence();
+    atomicExch(job.rate.wavefront + by, bx + 1);
+}
+
 // The integer candidates of SPEC §2/§8 around centre c: the window c + [-R, R]^2 intersected with the
 // restrict bounds (an empty rectangle when they miss each other; the zero vector is then the result).
 __device__ __forceinline__ Window centred_window(const SearchJob& job, int x, int y, Vector c) {

@@ -29,23 +29,6 @@ struct Shared {
     int row;  // spatial: the row this CUDA block walks
 };
 
-// Column and row ranges of the padded reference that hold SPEC §1's replicated samples.
-struct Stored {
-    int low_x, high_x, low_y, high_y;
-};
-
-__device__ __forceinline__ Stored stored_region(const FrameLayout& f) {
-    return {-f.margin_x, f.pitch - f.margin_x - 1, -f.margin_y, f.padded_height + f.margin_y - 1};
-}
-
-// SPEC §1's pel(x, y) of the reference for any (x, y): beyond the stored margin every sample repeats
-// the stored edge.
-__device__ __forceinline__ int reference_pel(const SearchJob& job, const Stored& s, int x, int y) {
-    x = min(max(x, s.low_x), s.high_x);
-    y = min(max(y, s.low_y), s.high_y);
-    return job.reference[static_cast<std::ptrdiff_t>(y) * job.layout.pitch + x];
-}
-
 template <int B>
 __device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared<B>& sh, const Stored& s, int x,
                                        int y, int dx, int dy) {
@@ -53,7 +36,7 @@ __device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared<B>& sh
     const int left = x + dx;
     const int top = y + dy;
     std::uint32_t sad = 0;
-    if (left >= s.low_x && left + B - 1 <= s.high_x && top >= s.low_y && top + B - 1 <= s.high_y) {
+    if (s.holds(left, top, B)) {
         // Word c of an expanded row holds bytes c..c+3: an unaligned run of 4 in one load.
         const std::uint32_t* ref =
             job.reference_words + static_cast<std::ptrdiff_t>(top) * job.layout.pitch + left;
@@ -67,7 +50,7 @@ __device__ std::uint32_t candidate_sad(const SearchJob& job, const Shared<B>& sh
     for (int j = 0; j < B; ++j) {  // a window centred far outside the frame: clamp every sample
         for (int i = 0; i < B; ++i) {
             const int c = static_cast<int>((sh.current[j * words + i / 4] >> (8 * (i % 4))) & 0xFFu);
-            sad += static_cast<std::uint32_t>(abs(c - reference_pel(job, s, left + i, top + j)));
+            sad += static_cast<std::uint32_t>(abs(c - reference_pel(job, left + i, top + j)));
         }
     }
     return sad;
@@ -91,8 +74,8 @@ __device__ RateKey block_min(Shared<B>& sh, RateKey key) {
 
 // SPEC §4's nine cost4 sums around (cx, cy), the threads over the block's pixels; every thread gets them.
 template <int B>
-__device__ void half_pel_sums(const SearchJob& job, Shared<B>& sh, const Stored& s, int x, int y, int cx,
-                              int cy, std::uint32_t* sums) {
+__device__ void half_pel_sums(const SearchJob& job, Shared<B>& sh, int x, int y, int cx, int cy,
+                              std::uint32_t* sums) {
 #pragma unroll
     for (int n = 0; n < 9; ++n) sums[n] = 0;
     for (int p = static_cast<int>(threadIdx.x); p < B * B; p += kThreads) {
@@ -104,18 +87,9 @@ __device__ void half_pel_sums(const SearchJob& job, Shared<B>& sh, const Stored&
         for (int r = 0; r < 3; ++r) {
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                window[r][c] = reference_pel(job, s, x + i + cx + c - 1, y + j + cy + r - 1);
+                window[r][c] = reference_pel(job, x + i + cx + c - 1, y + j + cy + r - 1);
         }
-#pragma unroll
-        for (int sy = -1; sy <= 1; ++sy) {
-#pragma unroll
-            for (int sx = -1; sx <= 1; ++sx) {
-                const int r0 = (sy < 0 ? sy : 0) + 1, r1 = (sy > 0 ? sy : 0) + 1;
-                const int c0 = (sx < 0 ? sx : 0) + 1, c1 = (sx > 0 ? sx : 0) + 1;
-                const int four_interp = window[r0][c0] + window[r0][c1] + window[r1][c0] + window[r1][c1];
-                sums[(sy + 1) * 3 + sx + 1] += static_cast<std::uint32_t>(abs(current4 - four_interp));
-            }
-        }
+        add_half_pel_costs(current4, window, sums);
     }
     const int warp = static_cast<int>(threadIdx.x) / 32;
 #pragma unroll
@@ -173,7 +147,7 @@ __device__ MotionRecord search_one(const SearchJob& job, Shared<B>& sh, int bx, 
                         candidates};
     if (refinement == Refinement::half) {
         std::uint32_t sums[9];
-        half_pel_sums<B>(job, sh, s, x, y, best.x / 4, best.y / 4, sums);
+        half_pel_sums<B>(job, sh, x, y, best.x / 4, best.y / 4, sums);
         record = best_rate_position(job, x, y, best.x / 4, best.y / 4, sums, p, candidates);
     } else if (refinement == Refinement::quarter) {
         if (threadIdx.x < 32) {
@@ -198,25 +172,15 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, R
         if (threadIdx.x == 0) job.records[block] = record;
         return;
     }
-    int* rows_done = job.rate.wavefront;  // [row]: blocks of that row final
-    int* ticket = job.rate.wavefront + job.blocks_y;
-    if (threadIdx.x == 0) sh.row = atomicAdd(ticket, 1);
+    if (threadIdx.x == 0) sh.row = atomicAdd(job.rate.wavefront + job.blocks_y, 1);  // the row ticket
     __syncthreads();
     const int by = sh.row;
     for (int bx = 0; bx < job.blocks_x; ++bx) {
-        if (threadIdx.x == 0 && by > 0) {
-            const int needed = min(bx + 2, job.blocks_x);  // the top-right block (or the top one at the end)
-            while (atomicAdd(rows_done + by - 1, 0) < needed) __nanosleep(64);
-            __threadfence();
-        }
+        if (threadIdx.x == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
         __syncthreads();
         const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
         const MotionRecord record = search_one<B>(job, sh, bx, by, p, refinement);
-        if (threadIdx.x == 0) {
-            job.records[by * job.blocks_x + bx] = record;
-            __threadfence();
-            atomicExch(rows_done + by, bx + 1);
-        }
+        if (threadIdx.x == 0) publish_final(job, bx, by, record);
         __syncthreads();
     }
 }
