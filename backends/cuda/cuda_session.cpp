@@ -398,11 +398,11 @@ private:
         }
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
         check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
-        check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
-        if (refinement == Refinement::quarter) {
-            check_launch(launch_qpel_refine(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
+        if (refinement == Refinement::quarter) {  // reads the keys itself: no records kernel
+            check_launch(launch_qpel_refine_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
             return;
         }
+        check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
         if (!half_pel) return;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);

@@ -216,19 +216,20 @@ inline constexpr int kMaxLambda = 65535;
 inline constexpr std::uint64_t kMaxJ = 64ull * 16 * 4080 / 2 + 65535ull * 70;
 static_assert(kMaxJ < (1ull << 32), "J must fit 32 bits");
 
-// SPEC §8's key (J, |mv - p|_1, mv.y, mv.x) for the candidates of one stage: they share the stage's
-// centre, so mv.y, mv.x order as the step (sy, sx) does. J in the top 32 bits, |mv - p|_1 (< 2^18) next,
-// then sy + 1 and sx + 1 in 2 bits each.
-XME_QPEL_HD std::uint64_t stage_key(std::uint32_t j, std::uint32_t distance, int sx, int sy) {
-    return (static_cast<std::uint64_t>(j) << 32) | (static_cast<std::uint64_t>(distance) << 4) |
-           static_cast<std::uint64_t>(((sy + 1) << 2) | (sx + 1));
+// SPEC §8's key (J, |mv - p|_1, mv.y, mv.x) for the candidates of one stage, in 32 bits so that the
+// warp picks the least with one `redux.sync.min` (sm_80+) rather than a 64-bit shuffle ladder. A stage's
+// candidates lie at most 2 from its centre per component, so their |mv - p|_1 is within 4 of the
+// centre's: stored as distance - (centre's - 4), 0..8, in 4 bits; J < 2^23 (kMaxJ) above it, then
+// sy + 1 and sx + 1 in 2 bits each (the candidates share the centre: mv.y, mv.x order as sy, sx do).
+// `base` is the centre's distance minus 4; both stages and the quarter stage's centre use one base each.
+static_assert(kMaxJ < (1ull << 23), "J << 8 must fit 31 bits");
+XME_QPEL_HD std::uint32_t stage_key(std::uint32_t j, int distance, int base, int sx, int sy) {
+    return (j << 8) | (static_cast<std::uint32_t>(distance - base) << 4) |
+           static_cast<std::uint32_t>(((sy + 1) << 2) | (sx + 1));
 }
-XME_QPEL_HD std::uint32_t key_j(std::uint64_t key) { return static_cast<std::uint32_t>(key >> 32); }
-XME_QPEL_HD int key_sx(std::uint64_t key) { return static_cast<int>(key & 3u) - 1; }
-XME_QPEL_HD int key_sy(std::uint64_t key) { return static_cast<int>((key >> 2) & 3u) - 1; }
-// The same candidate as the centre of the next stage.
-XME_QPEL_HD std::uint64_t as_centre(std::uint64_t key) {
-    return stage_key(key_j(key), static_cast<std::uint32_t>((key >> 4) & 0x0FFFFFFFu), 0, 0);
-}
+inline constexpr std::uint32_t kNoKey = ~0u;  // above every key: J << 8 < 2^31
+XME_QPEL_HD std::uint32_t key_j(std::uint32_t key) { return key >> 8; }
+XME_QPEL_HD int key_sx(std::uint32_t key) { return static_cast<int>(key & 3u) - 1; }
+XME_QPEL_HD int key_sy(std::uint32_t key) { return static_cast<int>((key >> 2) & 3u) - 1; }
 
 }  // namespace xme::cuda::qpel

@@ -50,8 +50,9 @@ public:
     std::uint32_t shfl_xor(std::uint32_t value, int offset) {
         return static_cast<std::uint32_t>(exchange(value, offset));
     }
-    std::uint64_t min(std::uint64_t key) {
-        for (int offset = 16; offset > 0; offset >>= 1) key = std::min(key, exchange(key, offset));
+    std::uint32_t min(std::uint32_t key) {
+        for (int offset = 16; offset > 0; offset >>= 1)
+            key = std::min(key, static_cast<std::uint32_t>(exchange(key, offset)));
         return key;
     }
 

@@ -79,17 +79,31 @@ XME_QPEL_HD int clamp_int(int v, int low, int high) { return v < low ? low : (v 
 template <int B>
 XME_QPEL_HD int stage_reference(Scratch<B>& s, const SearchJob& job, int x0, int y0, int lane) {
     using G = Geometry<B>;
+    constexpr int kStaged = G::kRawRows * G::kWords;
+    constexpr int kPerLane = (kStaged + 31) / 32;  // 6 for B = 16
     const FrameLayout& f = job.layout;
     const int left = x0 - 3;
     const int a = left & 3;
     const int first_column = left - a - 4;
-    for (int k = lane; k < G::kRawRows * G::kWords; k += 32) {
+    // All of a lane's loads are issued before any is stored, so the warp waits for global memory once,
+    // not once per load (a loop with a store after each load serialised them: ~3 waits per warp).
+    std::uint32_t staged[kPerLane] = {};  // all set where read; {} for the host compiler's warning
+    XME_QPEL_UNROLL
+    for (int i = 0; i < kPerLane; ++i) {
+        const int k = lane + 32 * i;
+        if (kStaged % 32 != 0 && k >= kStaged) break;
         const int row = k / G::kWords;
         const int word = k - row * G::kWords;
         const int gy = clamp_int(y0 - 3 + row, -f.margin_y, f.padded_height + f.margin_y - 1);
         const int gx = clamp_int(first_column + 4 * word, -f.margin_x, f.padded_width + f.margin_x - 4);
-        s.words[G::kRaw + row * G::kPitch + word] =
-            load_word(job.reference + static_cast<std::ptrdiff_t>(gy) * f.pitch + gx);
+        staged[i] = load_word(job.reference + static_cast<std::ptrdiff_t>(gy) * f.pitch + gx);
+    }
+    XME_QPEL_UNROLL
+    for (int i = 0; i < kPerLane; ++i) {
+        const int k = lane + 32 * i;
+        if (kStaged % 32 != 0 && k >= kStaged) break;
+        const int row = k / G::kWords;
+        s.words[G::kRaw + row * G::kPitch + (k - row * G::kWords)] = staged[i];
     }
     return a;
 }

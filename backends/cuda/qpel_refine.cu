@@ -1,9 +1,10 @@
 // The standalone quarter-pel pass (SPEC §10): one warp per image block, refine_qpel_warp on the
-// block's integer winner, the result written over it.
+// block's integer winner (its record, or the fast search's key), the result written to its record.
 #include <cstdint>
 
 #include "qpel_refine.cuh"
 #include "qpel_refine.hpp"
+#include "rate_common.cuh"
 
 namespace xme::cuda {
 namespace {
@@ -11,13 +12,15 @@ namespace {
 constexpr int kWarps = qpel::kMaxWarpsPerBlock;
 constexpr int kThreads = 32 * kWarps;
 
-template <int B>
+// kFromKeys: the integer winner is job.keys[block] (the fast search's), decoded here rather than by a
+// keys-to-records kernel of its own (one launch less per frame); else job.records[block].
+template <int B, bool kFromKeys>
 __global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
     const int block = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
     if (block >= job.blocks_x * job.blocks_y) return;  // whole warps: the rest stay converged
     const int x = (block % job.blocks_x) * B;
     const int y = (block / job.blocks_x) * B;
-    const MotionRecord integer = job.records[block];
+    const MotionRecord integer = kFromKeys ? record_of_fast_key(job, block) : job.records[block];
     int px = 0;
     int py = 0;
     if (job.rate.temporal != nullptr) {
@@ -30,9 +33,8 @@ __global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
 
 bool word_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; }
 
-}  // namespace
-
-cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream) {
+template <bool kFromKeys>
+cudaError_t launch(const SearchJob& job, cudaStream_t stream) {
     const FrameLayout& f = job.layout;
     if (job.rate.lambda < 0 || job.rate.lambda > qpel::kMaxLambda || !word_aligned(job.reference) ||
         !word_aligned(job.current) || f.pitch % 4 != 0 || f.margin_x % 4 != 0 || f.margin_x < 4 ||
@@ -44,21 +46,31 @@ cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream) {
     const unsigned grid = static_cast<unsigned>((blocks + kWarps - 1) / kWarps);
     switch (job.block_size) {
         case 4:
-            qpel_refine_kernel<4><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<4, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 8:
-            qpel_refine_kernel<8><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<8, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 16:
-            qpel_refine_kernel<16><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<16, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 32:
-            qpel_refine_kernel<32><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<32, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
             break;
         default:
             return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream) {
+    return launch<false>(job, stream);
+}
+
+cudaError_t launch_qpel_refine_keys(const SearchJob& job, cudaStream_t stream) {
+    return launch<true>(job, stream);
 }
 
 }  // namespace xme::cuda

@@ -14,7 +14,7 @@
 // H.264's half-sample planes (qpel_planes.cuh); then each stage spreads (candidate, 4x4 tile) pairs over
 // the lanes (a lane keeps the same tile, or two for B = 32, through the whole refinement, with the
 // current tile's part of the Hadamard transform in registers), sums each candidate's tiles with
-// shuffles and picks the winner with one 64-bit warp min.
+// shuffles and picks the winner with one 32-bit warp min (stage_key).
 //
 // The caller guarantees (the launcher in qpel_refine.cu checks what it can on the host):
 // - integer.mv is a multiple of 4 with components in [-32764, 32764] (so that the refined vector, at most 3
@@ -169,9 +169,15 @@ XME_QPEL_HD void candidate_step(int c, int& sx, int& sy) {
     sy = n / 3 - 1;
 }
 
-// One stage: every lane returns the least key of its candidates (SPEC §8), ~0 where none is valid.
+// |mv - p|_1 of the stage's centre, less 4: the base of its keys (stage_key).
+XME_QPEL_HD int key_base(const StageInput& in) {
+    return absolute(in.mvx + in.cx - in.px) + absolute(in.mvy + in.cy - in.py) - 4;
+}
+
+// One stage: every lane returns the least key of the stage's candidates (SPEC §8), kNoKey where none
+// is valid.
 template <int B, bool kQuarter, class Warp>
-XME_QPEL_HD std::uint64_t best_of_stage(Warp& warp, Scratch<B>& s, const LaneTiles<B>& tiles,
+XME_QPEL_HD std::uint32_t best_of_stage(Warp& warp, Scratch<B>& s, const LaneTiles<B>& tiles,
                                         const StageInput& in) {
     using L = Lanes<B>;
     constexpr int kCandidates = kQuarter ? 8 : 9;
@@ -197,7 +203,7 @@ XME_QPEL_HD std::uint64_t best_of_stage(Warp& warp, Scratch<B>& s, const LaneTil
         if (c < kCandidates && lane % L::kPerCandidate == 0) satd[c] = sum;
     }
     warp.sync();
-    std::uint64_t key = ~std::uint64_t{0};
+    std::uint32_t key = kNoKey;
     if (lane < kCandidates) {
         int sx, sy;
         candidate_step<kQuarter>(lane, sx, sy);
@@ -211,7 +217,7 @@ XME_QPEL_HD std::uint64_t best_of_stage(Warp& warp, Scratch<B>& s, const LaneTil
             const int dy = mvy - in.py;
             const std::uint32_t rate = static_cast<std::uint32_t>(se_bits(dx) + se_bits(dy));
             const std::uint32_t j = satd[lane] + static_cast<std::uint32_t>(in.lambda) * rate;
-            key = stage_key(j, static_cast<std::uint32_t>(absolute(dx) + absolute(dy)), sx, sy);
+            key = stage_key(j, absolute(dx) + absolute(dy), key_base(in), sx, sy);
         }
     }
     return warp.min(key);
@@ -245,13 +251,14 @@ XME_QPEL_HD MotionRecord refine_qpel_core(Warp& warp, Scratch<B>& s, const Searc
     in.high_x = 4 * (job.layout.padded_width - B - x);
     in.low_y = -4 * y;
     in.high_y = 4 * (job.layout.padded_height - B - y);
-    const std::uint64_t half = best_of_stage<B, false>(warp, s, tiles, in);
+    const std::uint32_t half = best_of_stage<B, false>(warp, s, tiles, in);
     in.cx = 2 * key_sx(half);
     in.cy = 2 * key_sy(half);
-    // The half winner is the quarter stage's centre, with its J (the reference costs it again: same key).
-    const std::uint64_t neighbours = best_of_stage<B, true>(warp, s, tiles, in);
-    const std::uint64_t centre = as_centre(half);
-    const std::uint64_t quarter = neighbours < centre ? neighbours : centre;
+    // The half winner is the quarter stage's centre, with its J (the reference costs it again: same key),
+    // keyed again on the quarter stage's base.
+    const std::uint32_t neighbours = best_of_stage<B, true>(warp, s, tiles, in);
+    const std::uint32_t centre = stage_key(key_j(half), key_base(in) + 4, key_base(in), 0, 0);
+    const std::uint32_t quarter = neighbours < centre ? neighbours : centre;
     MotionRecord result;
     result.mv_x = static_cast<std::int16_t>(in.mvx + in.cx + key_sx(quarter));
     result.mv_y = static_cast<std::int16_t>(in.mvy + in.cy + key_sy(quarter));
@@ -286,15 +293,19 @@ struct DeviceWarp {
         return v;
 #endif
     }
-    XME_QPEL_HD std::uint64_t min(std::uint64_t key) const {
-#if defined(__CUDA_ARCH__)
+    XME_QPEL_HD std::uint32_t min(std::uint32_t key) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        return __reduce_min_sync(0xFFFFFFFFu, key);  // one redux.sync
+#elif defined(__CUDA_ARCH__)
         XME_QPEL_UNROLL
         for (int offset = 16; offset > 0; offset >>= 1) {
-            const std::uint64_t other = __shfl_xor_sync(0xFFFFFFFFu, key, offset);
+            const std::uint32_t other = __shfl_xor_sync(0xFFFFFFFFu, key, offset);
             key = other < key ? other : key;
         }
-#endif
         return key;
+#else
+        return key;
+#endif
     }
 };
 

@@ -14,5 +14,8 @@ namespace xme::cuda {
 // cudaErrorInvalidValue, with nothing launched, for a block size other than 4, 8, 16, 32, lambda outside
 // 0..65535, or frames whose words are not 4-byte aligned.
 cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream);
+// The same with the integer winners taken from the fast search's keys (job.keys, rate_fast.hpp) instead
+// of job.records, which it writes: launch_rate_records's work folded in, one launch less per frame.
+cudaError_t launch_qpel_refine_keys(const SearchJob& job, cudaStream_t stream);
 
 }  // namespace xme::cuda

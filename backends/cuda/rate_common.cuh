@@ -199,4 +199,20 @@ __device__ __forceinline__ std::uint32_t window_candidates(const Window& w) {
            static_cast<std::uint32_t>(w.high_y - w.low_y + 1);
 }
 
+// The fast kernel's winner of `block` (its key J << 32 | |mv - p| << 18 | (dy + range) << 9 | (dx + range),
+// full_search_fast.cu) as a record: the vector in quarter units, J and the window's candidate count;
+// {0, 0, 0, 0} where the block got no key. For rate_records_kernel and for the refinements that read the
+// keys themselves (the quarter-pel pass), so that the layout is decoded in one place.
+__device__ __forceinline__ MotionRecord record_of_fast_key(const SearchJob& job, int block) {
+    const std::uint64_t key = job.keys[block];
+    if (key == ~std::uint64_t{0}) return {0, 0, 0, 0};
+    const auto tie = static_cast<std::uint32_t>(key);
+    const int dx = static_cast<int>(tie & 511u) - job.range;
+    const int dy = static_cast<int>((tie >> 9) & 511u) - job.range;
+    const int x = (block % job.blocks_x) * job.block_size;
+    const int y = (block / job.blocks_x) * job.block_size;
+    return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy),
+            static_cast<std::uint32_t>(key >> 32), window_candidates(candidate_window(job, x, y))};
+}
+
 }  // namespace xme::cuda

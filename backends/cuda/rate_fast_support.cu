@@ -14,18 +14,7 @@ constexpr int kRowsPastWindow = 10;  // the fast kernel's last chunk of K <= 11 
 __global__ void rate_records_kernel(SearchJob job) {
     const int block = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (block >= job.blocks_x * job.blocks_y) return;
-    const std::uint64_t key = job.keys[block];
-    MotionRecord record{0, 0, 0, 0};
-    if (key != ~std::uint64_t{0}) {
-        const auto tie = static_cast<std::uint32_t>(key);
-        const int dx = static_cast<int>(tie & 511u) - job.range;
-        const int dy = static_cast<int>((tie >> 9) & 511u) - job.range;
-        const int x = (block % job.blocks_x) * job.block_size;
-        const int y = (block / job.blocks_x) * job.block_size;
-        record = {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy),
-                  static_cast<std::uint32_t>(key >> 32), window_candidates(candidate_window(job, x, y))};
-    }
-    job.records[block] = record;
+    job.records[block] = record_of_fast_key(job, block);
 }
 
 int bit_width(std::uint64_t v) {
