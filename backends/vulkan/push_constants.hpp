@@ -62,6 +62,10 @@ struct SadPeakParams {
     std::int32_t iterations = 0;
 };
 
+struct DctParams {
+    std::uint32_t block_count = 0;
+};
+
 // What a push-constant struct looks like, for the comparison with the reflected block.
 struct PushConstantLayout {
     std::uint32_t size = 0;
@@ -113,6 +117,12 @@ template <>
 struct PushConstantsOf<SadPeakParams> {
     using P = SadPeakParams;
     static constexpr std::array members{XME_MEMBER(P, iterations)};
+};
+
+template <>
+struct PushConstantsOf<DctParams> {
+    using P = DctParams;
+    static constexpr std::array members{XME_MEMBER(P, block_count)};
 };
 
 #undef XME_MEMBER

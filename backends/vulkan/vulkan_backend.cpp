@@ -4,9 +4,11 @@
 #include <charconv>
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "context.hpp"
+#include "dct_transform.hpp"
 #include "filter_probe.hpp"
 #include "instance.hpp"
 #include "sad_peak.hpp"
@@ -44,6 +46,16 @@ public:
         return full_search_chains_only(info_, options, legacy ? static_cast<std::uint32_t>(filter_error_ * b * b) : 0);
     }
 
+    // SPEC §13, both variants (shaders/dct.comp).
+    [[nodiscard]] Support supports_transform(TransformVariant /*variant*/) const override {
+        return Support::yes();
+    }
+    void transform_blocks(TransformVariant variant, TransformDirection direction,
+                          std::span<Block8x8> blocks) override {
+        if (direction == TransformDirection::forward) check_forward_inputs(blocks);
+        transforms_.run(variant, direction, blocks);
+    }
+
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         require_supported(supports(options));
         return open(options, {});
@@ -51,7 +63,8 @@ public:
 
     // The arithmetic of the default (fast) variant, in the form its search uses on this device.
     [[nodiscard]] std::optional<SadPeak> measure_sad_peak() override {
-        const SadPeak peak = vulkan::measure_sad_peak(*context_, context_->float16() && context_->type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
+        const SadPeak peak = vulkan::measure_sad_peak(
+            *context_, context_->float16() && context_->type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
         context_->check_validation("while measuring the SAD peak of " + context_->name());
         return peak;
     }
@@ -65,6 +78,7 @@ private:
     std::shared_ptr<Context> context_;
     DeviceInfo info_;
     int filter_error_ = 0;  // the filter probe's largest error, cost4 units per pixel
+    DctTransform transforms_{context_};
 };
 
 class VulkanBackend final : public Backend {
