@@ -12,6 +12,7 @@
 #include "filter_probe.hpp"
 #include "instance.hpp"
 #include "sad_peak.hpp"
+#include "search_plan.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
 
@@ -40,10 +41,24 @@ public:
 
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
+    // SPEC §8 (rate term, predictors, centred window) on fs and fs+hpel in the fast variant only
+    // (rate_search.comp); legacy is SPEC §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
-        return full_search_chains_only(info_, options, legacy ? static_cast<std::uint32_t>(filter_error_ * b * b) : 0);
+        if (legacy) {
+            if (uses_rate_search(options.params)) {
+                return Support::no(info_.name +
+                                   "'s legacy variant (SPEC §5) has no rate term or predictor (SPEC §8): "
+                                   "use variant fast, or --backend cpu");
+            }
+            return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
+        }
+        SessionOptions without_rate = options;
+        without_rate.params.lambda = 0;
+        without_rate.params.predictor = Predictor::none;
+        without_rate.params.centre = WindowCentre::zero;
+        return full_search_chains_only(info_, without_rate, 0);
     }
 
     // SPEC §13, both variants (shaders/dct.comp).
