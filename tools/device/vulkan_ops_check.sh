@@ -39,8 +39,6 @@ for rate in "" "--qp 28 --predictor temporal"; do
     TAIL=14 step "$name" 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
         --blocks 16 --ranges 16 --algos fs,fs+hpel $rate --pairs 10 --no-sad-peak
 done
-TAIL=20 step bench_transforms 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
-    --blocks 16 --ranges 16 --algos fs --pairs 3 --no-sad-peak --transforms matrix,loeffler
 TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
     --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
 echo "=== summary"
