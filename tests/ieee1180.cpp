@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace xme::test {
 namespace {
@@ -77,9 +78,16 @@ private:
     int blocks_ = 0;
 };
 
-bool zero_in_zero_out(const BlockTransform& transform) {
-    const Block8x8 out = transform(Block8x8{});
-    return std::all_of(out.begin(), out.end(), [](std::int16_t v) { return v == 0; });
+bool zero_in_zero_out(const BatchTransform& transform) {
+    std::vector<Block8x8> zero(1);
+    transform(zero);
+    return std::all_of(zero[0].begin(), zero[0].end(), [](std::int16_t v) { return v == 0; });
+}
+
+BatchTransform one_block_at_a_time(const BlockTransform& transform) {
+    return [&transform](std::span<Block8x8> blocks) {
+        for (Block8x8& block : blocks) block = transform(block);
+    };
 }
 
 }  // namespace
@@ -124,39 +132,51 @@ std::string describe(Ieee1180Range range) {
            (range.sign_flipped ? " sign-flipped" : "");
 }
 
-Ieee1180Figures ieee1180_inverse(const BlockTransform& inverse, Ieee1180Range range) {
+Ieee1180Figures ieee1180_inverse_batch(const BatchTransform& inverse, Ieee1180Range range) {
     Ieee1180Random random;  // the standard seeds each run with 1
-    ErrorStatistics statistics;
-    for (int b = 0; b < ieee1180_blocks; ++b) {
+    std::vector<Block8x8> coefficients(ieee1180_blocks);
+    std::vector<Block8x8> expected(ieee1180_blocks);
+    for (std::size_t b = 0; b < coefficients.size(); ++b) {
         const ExactBlock8x8 exact_coefficients =
             reference::forward_dct_exact(to_exact(random_block(random, range)));
-        Block8x8 coefficients{};
         for (std::size_t i = 0; i < 64; ++i) {
-            coefficients[i] =
+            coefficients[b][i] =
                 static_cast<std::int16_t>(std::clamp(round_to_int(exact_coefficients[i]), -2048, 2047));
         }
-        const ExactBlock8x8 exact_samples = reference::inverse_dct_exact(to_exact(coefficients));
-        Block8x8 expected{};
+        const ExactBlock8x8 exact_samples = reference::inverse_dct_exact(to_exact(coefficients[b]));
         for (std::size_t i = 0; i < 64; ++i) {
-            expected[i] = static_cast<std::int16_t>(
+            expected[b][i] = static_cast<std::int16_t>(
                 std::clamp(round_to_int(exact_samples[i]), idct_output_min, idct_output_max));
         }
-        statistics.add(inverse(coefficients), expected);
     }
+    inverse(coefficients);
+    ErrorStatistics statistics;
+    for (std::size_t b = 0; b < coefficients.size(); ++b) statistics.add(coefficients[b], expected[b]);
     return statistics.figures(zero_in_zero_out(inverse));
 }
 
-Ieee1180Figures ieee1180_forward(const BlockTransform& forward, Ieee1180Range range) {
+Ieee1180Figures ieee1180_forward_batch(const BatchTransform& forward, Ieee1180Range range) {
     Ieee1180Random random;
-    ErrorStatistics statistics;
-    for (int b = 0; b < ieee1180_blocks; ++b) {
-        const Block8x8 samples = random_block(random, range);
-        const ExactBlock8x8 exact = reference::forward_dct_exact(to_exact(samples));
-        Block8x8 expected{};
-        for (std::size_t i = 0; i < 64; ++i) expected[i] = static_cast<std::int16_t>(round_to_int(exact[i]));
-        statistics.add(forward(samples), expected);
+    std::vector<Block8x8> samples(ieee1180_blocks);
+    std::vector<Block8x8> expected(ieee1180_blocks);
+    for (std::size_t b = 0; b < samples.size(); ++b) {
+        samples[b] = random_block(random, range);
+        const ExactBlock8x8 exact = reference::forward_dct_exact(to_exact(samples[b]));
+        for (std::size_t i = 0; i < 64; ++i)
+            expected[b][i] = static_cast<std::int16_t>(round_to_int(exact[i]));
     }
+    forward(samples);
+    ErrorStatistics statistics;
+    for (std::size_t b = 0; b < samples.size(); ++b) statistics.add(samples[b], expected[b]);
     return statistics.figures(zero_in_zero_out(forward));
+}
+
+Ieee1180Figures ieee1180_inverse(const BlockTransform& inverse, Ieee1180Range range) {
+    return ieee1180_inverse_batch(one_block_at_a_time(inverse), range);
+}
+
+Ieee1180Figures ieee1180_forward(const BlockTransform& forward, Ieee1180Range range) {
+    return ieee1180_forward_batch(one_block_at_a_time(forward), range);
 }
 
 }  // namespace xme::test

@@ -62,6 +62,25 @@ struct SadPeakParams {
     std::int32_t iterations = 0;
 };
 
+struct RateSearchParams {
+    Int2 frame_size;
+    Int2 padded_size;
+    std::int32_t blocks_x = 0;
+    std::int32_t blocks_y = 0;
+    std::int32_t range = 0;
+    std::int32_t restrict_border = 0;
+    std::int32_t refine = 0;
+    std::int32_t lambda = 0;
+    std::int32_t predictor = 0;  // 0: none, 1: temporal, 2: spatial (rate_search.comp)
+    std::int32_t centre_on_predictor = 0;
+    std::int32_t step = 0;
+    std::int32_t first_row = 0;
+};
+
+struct DctParams {
+    std::uint32_t block_count = 0;
+};
+
 // What a push-constant struct looks like, for the comparison with the reflected block.
 struct PushConstantLayout {
     std::uint32_t size = 0;
@@ -113,6 +132,23 @@ template <>
 struct PushConstantsOf<SadPeakParams> {
     using P = SadPeakParams;
     static constexpr std::array members{XME_MEMBER(P, iterations)};
+};
+
+template <>
+struct PushConstantsOf<RateSearchParams> {
+    using P = RateSearchParams;
+    static constexpr std::array members{XME_MEMBER(P, frame_size), XME_MEMBER(P, padded_size),
+                                        XME_MEMBER(P, blocks_x),   XME_MEMBER(P, blocks_y),
+                                        XME_MEMBER(P, range),      XME_MEMBER(P, restrict_border),
+                                        XME_MEMBER(P, refine),     XME_MEMBER(P, lambda),
+                                        XME_MEMBER(P, predictor),  XME_MEMBER(P, centre_on_predictor),
+                                        XME_MEMBER(P, step),       XME_MEMBER(P, first_row)};
+};
+
+template <>
+struct PushConstantsOf<DctParams> {
+    using P = DctParams;
+    static constexpr std::array members{XME_MEMBER(P, block_count)};
 };
 
 #undef XME_MEMBER

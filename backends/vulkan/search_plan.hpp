@@ -34,6 +34,10 @@ struct SessionResources {
     const SessionOptions& options;
     const std::array<Image, frame_slot_count>& frames;  // R8_UNORM, in SHADER_READ_ONLY_OPTIMAL when read
     const Buffer& results;                              // one uvec2 (packed vector, cost) per block
+    // SPEC §8's chains only (rate_search.comp): the integer candidates each block evaluated, and the
+    // temporal predictor's previous vectors (results' layout), null otherwise.
+    const Buffer* candidates = nullptr;
+    const Buffer* previous = nullptr;
 };
 
 // Calls write(set, reference_view, current_view) for every combination of frame slots: a plan writes
@@ -57,6 +61,8 @@ public:
     virtual void record(VkCommandBuffer commands, FrameSlots slots,
                         const std::function<void()>& pass_done) = 0;
     [[nodiscard]] virtual std::vector<std::string> pass_names() const = 0;
+    // SPEC §8's temporal predictor: whether the next recorded pair starts a segment (p = 0).
+    virtual void set_segment_start(bool /*segment_start*/) {}
 };
 
 // The "fast" variant (full_search.cpp) and the "legacy" one (legacy_search.cpp). `pe_per_block` is
@@ -65,6 +71,12 @@ public:
                                                                 const SessionTuning& tuning);
 [[nodiscard]] std::unique_ptr<SearchPlan> make_legacy_plan(const SessionResources& resources,
                                                            int pe_per_block);
+// SPEC §8's chains of fs and fs+hpel (rate_search.cpp): lambda > 0, a predictor or a centred window.
+[[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
+// Whether these options need make_rate_search_plan.
+[[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
+    return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;
+}
 
 // Workgroups needed to cover `items` with groups of `group` items.
 [[nodiscard]] inline std::uint32_t groups_for(int items, int group) {

@@ -56,8 +56,23 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       MemoryUse::device, "the block results");
-    const SessionResources resources{context, options_, frames_, results_};
+    SessionResources resources{context, options_, frames_, results_};
+    rate_ = variant != "legacy" && uses_rate_search(options.params);
+    temporal_ = rate_ && options.params.predictor == Predictor::temporal;
+    if (rate_) {
+        candidates_ =
+            Buffer(context, blocks * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                   MemoryUse::device, "the candidate counts");
+        resources.candidates = &candidates_;
+    }
+    if (temporal_) {
+        previous_ = Buffer(context, result_bytes_,
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           MemoryUse::device, "the temporal predictor's previous vectors");
+        resources.previous = &previous_;
+    }
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
+            : rate_             ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
 
     queries_per_submission_ = static_cast<std::uint32_t>(plan_->pass_names().size()) + 2;
@@ -74,9 +89,12 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
     for (std::size_t i = 0; i < ring_size; ++i) {
         ring_.push_back(
             {CommandBuffer(context),
-             Buffer(context, 2 * frame_bytes_, staging_usage, MemoryUse::upload, "the frame staging buffer"),
-             Buffer(context, guarded_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback,
-                    "the result readback buffer"),
+             // The frames, then (temporal predictor) the previous pair's vectors when the host gives them.
+             Buffer(context, 2 * frame_bytes_ + (temporal_ ? result_bytes_ : 0), staging_usage,
+                    MemoryUse::upload, "the frame staging buffer"),
+             // The results and guard, then (SPEC §8's chains) the candidate counts.
+             Buffer(context, guarded_bytes + (rate_ ? blocks * 4 : 0), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    MemoryUse::readback, "the result readback buffer"),
              0,
              {}});
     }
@@ -127,6 +145,7 @@ int VulkanSession::frame_slot(std::int64_t id, int keep, bool& upload) {
 void VulkanSession::submit(const FramePair& pair) {
     check_size(pair.reference, "reference");
     check_size(pair.current, "current");
+    if (temporal_ && !pair.segment_start) check_previous(pair);
     if (in_flight_.size() == ring_.size()) finish_oldest();
     const std::size_t index = next_;
     // Look both frames up before evicting anything, so that neither evicts the other.
@@ -144,12 +163,14 @@ void VulkanSession::submit(const FramePair& pair) {
     slots.reference = frame_slot(pair.reference_id, cached_slot(pair.current_id), upload_reference);
     slots.current = frame_slot(pair.current_id, slots.reference, upload_current);
     try {
+        plan_->set_segment_start(pair.segment_start);
         record(index, pair, slots, upload_reference, upload_current);
         ring_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
     } catch (...) {
         cached_ = {};  // uploads recorded for a submission that never ran
         throw;
     }
+    computed_any_ = true;
     ring_[index].current_id = pair.current_id;
     ring_[index].submitted_at = std::chrono::steady_clock::now();
     in_flight_.push_back(index);
@@ -206,13 +227,15 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
                    VK_ACCESS_SHADER_READ_BIT);
         staged += frame_bytes_;
     };
+    if (temporal_ && !pair.segment_start) record_previous_vectors(commands, submission, pair);
     // The guard after the results, rewritten every pair so that each pair's check stands alone.
     std::uint8_t guard[result_guard_bytes];
     fill_result_guard(guard);
     api.vkCmdUpdateBuffer(commands, results_.get(), result_bytes_, result_guard_bytes, guard);
     // The passes bind the whole buffer: they come after the update.
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (upload_reference) upload(pair.reference, slots.reference);
     if (upload_current) upload(pair.current, slots.current);
     timestamp();
@@ -224,6 +247,10 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
                    VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy copy{0, 0, results_.size()};
     api.vkCmdCopyBuffer(commands, results_.get(), submission.readback.get(), 1, &copy);
+    if (rate_) {
+        const VkBufferCopy counts{0, results_.size(), candidates_.size()};
+        api.vkCmdCopyBuffer(commands, candidates_.get(), submission.readback.get(), 1, &counts);
+    }
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     submission.commands.end(what);
@@ -271,7 +298,14 @@ void VulkanSession::finish_oldest() {
                                   static_cast<std::int16_t>(vector >> 16), cost};
     }
     check_result_guard(words + result_bytes_, context_.name() + "'s block results (" + variant_ + " passes)");
-    set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
+    if (rate_) {
+        // rate_search.comp counts them: its window moves with the predictor.
+        const std::uint8_t* counts = words + results_.size();
+        for (std::size_t i = 0; i < result.field.blocks.size(); ++i)
+            std::memcpy(&result.field.blocks[i].candidates, counts + 4 * i, 4);
+    } else {
+        set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
+    }
     context_.check_validation("while computing " + what);
     finished_.push_back(std::move(result));
 }

@@ -46,6 +46,11 @@ private:
     int frame_slot(std::int64_t id, int keep, bool& upload);
     void record(std::size_t index, const FramePair& pair, FrameSlots slots, bool upload_reference,
                 bool upload_current);
+    // SPEC §8's temporal predictor: the previous pair's vectors into previous_, from the host's
+    // FramePair::previous or from the results of the pair this session submitted last.
+    // check_previous first throws Error(invalid_argument), before anything is recorded, when neither exists.
+    void check_previous(const FramePair& pair) const;
+    void record_previous_vectors(VkCommandBuffer commands, Submission& submission, const FramePair& pair);
     void finish_oldest();
     void log_pass_times() const;
 
@@ -61,6 +66,11 @@ private:
     std::uint64_t clock_ = 0;
     Buffer results_;
     VkDeviceSize result_bytes_ = 0;  // 8 per block; the guard bytes follow
+    bool rate_ = false;              // SPEC §8's chains: rate_search.comp, which counts candidates itself
+    bool temporal_ = false;          // ... with the temporal predictor
+    bool computed_any_ = false;
+    Buffer candidates_;  // rate_: 4 bytes per block
+    Buffer previous_;    // temporal_: the previous pair's results, 8 bytes per block
     std::unique_ptr<SearchPlan> plan_;
     Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before ring_: outlives the commands using it
     std::uint32_t queries_per_submission_ = 0;

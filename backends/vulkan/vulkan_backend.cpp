@@ -4,12 +4,15 @@
 #include <charconv>
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "context.hpp"
+#include "dct_transform.hpp"
 #include "filter_probe.hpp"
 #include "instance.hpp"
 #include "sad_peak.hpp"
+#include "search_plan.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
 
@@ -38,10 +41,34 @@ public:
 
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
+    // SPEC §8 (rate term, predictors, centred window) on fs and fs+hpel in the fast variant only
+    // (rate_search.comp); legacy is SPEC §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
-        return full_search_chains_only(info_, options, legacy ? static_cast<std::uint32_t>(filter_error_ * b * b) : 0);
+        if (legacy) {
+            if (uses_rate_search(options.params)) {
+                return Support::no(info_.name +
+                                   "'s legacy variant (SPEC §5) has no rate term or predictor (SPEC §8): "
+                                   "use variant fast, or --backend cpu");
+            }
+            return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
+        }
+        SessionOptions without_rate = options;
+        without_rate.params.lambda = 0;
+        without_rate.params.predictor = Predictor::none;
+        without_rate.params.centre = WindowCentre::zero;
+        return full_search_chains_only(info_, without_rate, 0);
+    }
+
+    // SPEC §13, both variants (shaders/dct.comp).
+    [[nodiscard]] Support supports_transform(TransformVariant /*variant*/) const override {
+        return Support::yes();
+    }
+    void transform_blocks(TransformVariant variant, TransformDirection direction,
+                          std::span<Block8x8> blocks) override {
+        if (direction == TransformDirection::forward) check_forward_inputs(blocks);
+        transforms_.run(variant, direction, blocks);
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
@@ -51,7 +78,8 @@ public:
 
     // The arithmetic of the default (fast) variant, in the form its search uses on this device.
     [[nodiscard]] std::optional<SadPeak> measure_sad_peak() override {
-        const SadPeak peak = vulkan::measure_sad_peak(*context_, context_->float16() && context_->type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
+        const SadPeak peak = vulkan::measure_sad_peak(
+            *context_, context_->float16() && context_->type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
         context_->check_validation("while measuring the SAD peak of " + context_->name());
         return peak;
     }
@@ -65,6 +93,7 @@ private:
     std::shared_ptr<Context> context_;
     DeviceInfo info_;
     int filter_error_ = 0;  // the filter probe's largest error, cost4 units per pixel
+    DctTransform transforms_{context_};
 };
 
 class VulkanBackend final : public Backend {

@@ -1,7 +1,9 @@
 // The Vulkan backend's entry points beyond the Backend interface, for its own tests and benchmarks.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 
 #include "xme/backend.hpp"
 
@@ -28,6 +30,10 @@ struct SessionTuning {
 // on a device without shaderFloat16.
 [[nodiscard]] std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
                                                                 const SessionTuning& tuning);
+
+// The SPIR-V words of shaders/dct.comp as embedded, so that a test can check that every float
+// operation carries NoContraction (SPEC §13: no fused multiply-add).
+[[nodiscard]] std::span<const std::uint32_t> dct_shader_words();
 
 }  // namespace vulkan
 }  // namespace xme

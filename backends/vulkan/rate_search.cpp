@@ -1,0 +1,111 @@
+// SPEC §8 on the "fast" variant: rate_search.comp, one workgroup per block, for every chain of fs and
+// fs+hpel with a rate term, a predictor or a window centred on the predictor. The spatial predictor
+// runs as a wavefront, one dispatch per step of blocks with bx + 2 by = step, so that a block's left,
+// top, top-right and top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
+#include <algorithm>
+
+#include "rate_search_spv.hpp"
+#include "search_plan.hpp"
+#include "xme/error.hpp"
+
+namespace xme::vulkan {
+namespace {
+
+class RateSearchPlan final : public SearchPlan {
+public:
+    explicit RateSearchPlan(const SessionResources& resources) : resources_(resources) {
+        Context& context = resources.context;
+        const auto& options = resources.options;
+        const auto& limits = context.limits();
+        const int b = options.params.block_size;
+        blocks_x_ = blocks_across(options.width, b);
+        blocks_y_ = blocks_across(options.height, b);
+        if (static_cast<std::uint32_t>(blocks_x_) > limits.maxComputeWorkGroupCount[0] ||
+            static_cast<std::uint32_t>(blocks_y_) > limits.maxComputeWorkGroupCount[1]) {
+            throw Error(ErrorKind::unsupported, std::to_string(blocks_x_) + "x" + std::to_string(blocks_y_) +
+                                                    " blocks exceed " + context.name() +
+                                                    "'s maxComputeWorkGroupCount: use a larger block size");
+        }
+        const SearchParams& p = options.params;
+        params_.frame_size = {options.width, options.height};
+        params_.padded_size = {blocks_x_ * b, blocks_y_ * b};
+        params_.blocks_x = blocks_x_;
+        params_.blocks_y = blocks_y_;
+        params_.range = p.range;
+        params_.restrict_border = p.border == BorderMode::restrict ? 1 : 0;
+        params_.refine = p.subpel == Subpel::hpel ? 1 : 0;
+        params_.lambda = p.lambda;
+        params_.predictor = p.predictor == Predictor::temporal  ? 1
+                            : p.predictor == Predictor::spatial ? 2
+                                                                : 0;
+        params_.centre_on_predictor = p.centre == WindowCentre::predictor ? 1 : 0;
+        pipeline_ =
+            &context.pipeline(shaders::rate_search, {{"BLOCK", b}}, push_constant_layout<RateSearchParams>());
+        sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
+        const VkSampler sampler = context.nearest_sampler();
+        // Without the temporal predictor the shader never reads Previous; any buffer fills the binding.
+        const VkBuffer previous =
+            resources.previous != nullptr ? resources.previous->get() : resources.candidates->get();
+        for_each_frame_slot_combination(
+            resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
+                sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
+                                   {"current_frame", current_view, sampler, {}},
+                                   {"Results", {}, {}, resources.results.get()},
+                                   {"Candidates", {}, {}, resources.candidates->get()},
+                                   {"Previous", {}, {}, previous}});
+            });
+    }
+
+    void set_segment_start(bool segment_start) override { segment_start_ = segment_start; }
+
+    void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
+        const Api& api = resources_.context.api();
+        RateSearchParams params = params_;
+        // A segment's first pair has no temporal predictor: p = 0, as with none.
+        if (params.predictor == 1 && segment_start_) params.predictor = 0;
+        const VkDescriptorSet set = (*sets_)[slots.combination()];
+        if (params.predictor != 2) {
+            pipeline_->bind_and_push(commands, set, params);
+            api.vkCmdDispatch(commands, static_cast<std::uint32_t>(blocks_x_),
+                              static_cast<std::uint32_t>(blocks_y_), 1);
+            pass_done();
+            return;
+        }
+        const int steps = (blocks_x_ - 1) + 2 * (blocks_y_ - 1) + 1;
+        for (int step = 0; step < steps; ++step) {
+            // Rows by with 0 <= step - 2 by < blocks_x.
+            const int first_row = std::max(0, (step - (blocks_x_ - 1) + 1) / 2);
+            const int last_row = std::min(blocks_y_ - 1, step / 2);
+            params.step = step;
+            params.first_row = first_row;
+            pipeline_->bind_and_push(commands, set, params);
+            api.vkCmdDispatch(commands, static_cast<std::uint32_t>(last_row - first_row + 1), 1, 1);
+            // The next step reads this one's vectors.
+            memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        }
+        pass_done();
+    }
+
+    [[nodiscard]] std::vector<std::string> pass_names() const override {
+        return {params_.refine != 0 ? "rate search and half-pel refinement" : "rate search"};
+    }
+
+private:
+    SessionResources resources_;
+    RateSearchParams params_;
+    int blocks_x_ = 0;
+    int blocks_y_ = 0;
+    bool segment_start_ = true;
+    const Pipeline* pipeline_ = nullptr;
+    std::unique_ptr<DescriptorSets> sets_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources) {
+    return std::make_unique<RateSearchPlan>(resources);
+}
+
+}  // namespace xme::vulkan

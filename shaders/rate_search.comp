@@ -1,0 +1,205 @@
+// SPEC §8 for fs and fs+hpel: J = D + lambda * R(mv - p) with the predictor none, temporal or spatial
+// and the window centred on zero or on the predictor. One workgroup per block: its invocations share
+// the window's integer candidates, a reduction by §8's key (J, |mv - p|, mv.y, mv.x) picks the winner,
+// then nine invocations cost §4's half-pel candidates exactly in integers (4 * the bilinear average is
+// a sum of texels) and a second reduction picks the final vector. Every chain of these settings takes
+// this shader; the spatial predictor runs it once per wavefront step (blocks with bx + 2 by = step, so
+// that the left, top, top-right and top-left neighbours are final: docs/vulkan-notes.md).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "search_common.glsl"
+
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const int BLOCK = 16;
+
+layout(set = 0, binding = 0) uniform sampler2D reference_frame;
+layout(set = 0, binding = 1) uniform sampler2D current_frame;
+layout(set = 0, binding = 2, std430) buffer Results { uvec2 results[]; };  // block_result() per block
+layout(set = 0, binding = 3, std430) writeonly buffer Candidates { uint candidates[]; };
+layout(set = 0, binding = 4, std430) readonly buffer Previous { uvec2 previous[]; };  // the temporal p
+
+layout(push_constant) uniform RateSearchParams {
+    ivec2 frame_size;
+    ivec2 padded_size;
+    int blocks_x;
+    int blocks_y;
+    int range;
+    int restrict_border;
+    int refine;     // 0: fs; 1: fs+hpel
+    int lambda;     // 0..65535
+    int predictor;  // 0: none (or a segment's first pair), 1: temporal, 2: spatial
+    int centre_on_predictor;
+    int step;       // spatial: the wavefront step this dispatch computes
+    int first_row;  // spatial: the block row of workgroup 0
+} params;
+
+const int GROUP = 64;
+const uint BIAS = 1u << 20;  // makes the vector components of a key unsigned; |component| < 2^17
+
+shared float current_block[BLOCK * BLOCK];
+shared uvec4 keys[GROUP];
+shared uint counts[GROUP];
+
+// SPEC §8's se(v) length: k = 2v - 1 for v > 0, -2v otherwise; 2 floor(log2(k + 1)) + 1.
+uint se_bits(int v) {
+    const uint k = v > 0 ? uint(2 * v - 1) : uint(-2 * v);
+    return 2u * uint(findMSB(k + 1u)) + 1u;
+}
+
+// §8's key of quarter-pel vector mv with distortion d, rate weight `weight` per bit.
+uvec4 candidate_key(uint distortion, uint weight, ivec2 mv, ivec2 p) {
+    const ivec2 d = mv - p;
+    const uint cost = distortion + weight * (se_bits(d.x) + se_bits(d.y));
+    return uvec4(cost, uint(abs(d.x) + abs(d.y)), uint(mv.y) + BIAS, uint(mv.x) + BIAS);
+}
+
+bool key_less4(uvec4 a, uvec4 b) {
+    if (a.x != b.x) return a.x < b.x;
+    if (a.y != b.y) return a.y < b.y;
+    if (a.z != b.z) return a.z < b.z;
+    return a.w < b.w;
+}
+
+ivec2 key_vector(uvec4 key) { return ivec2(int(key.w - BIAS), int(key.z - BIAS)); }
+
+ivec2 unpack_vector(uint word) { return ivec2(int(word << 16) >> 16, int(word) >> 16); }
+
+// The smallest of the workgroup's keys (and the sum of its counts) in keys[0] and counts[0].
+void reduce(uint lane) {
+    for (uint stride = GROUP / 2; stride > 0; stride /= 2) {
+        barrier();
+        if (lane < stride) {
+            if (key_less4(keys[lane + stride], keys[lane])) keys[lane] = keys[lane + stride];
+            counts[lane] += counts[lane + stride];
+        }
+    }
+    barrier();
+}
+
+int median3(int a, int b, int c) { return max(min(a, b), min(max(a, b), c)); }
+
+// SPEC §8's spatial predictor from the final vectors of the neighbours, which earlier steps wrote.
+ivec2 spatial_predictor(ivec2 block) {
+    const bool has_a = block.x > 0;
+    const bool has_b = block.y > 0;
+    const bool has_c = block.y > 0 && block.x + 1 < params.blocks_x;
+    const bool has_d = block.y > 0 && block.x > 0;
+    const int row_above = (block.y - 1) * params.blocks_x;
+    const ivec2 a = has_a ? unpack_vector(results[block.y * params.blocks_x + block.x - 1].x) : ivec2(0);
+    const ivec2 b = has_b ? unpack_vector(results[row_above + block.x].x) : ivec2(0);
+    ivec2 c = ivec2(0);
+    bool c_available = false;
+    if (has_c) {
+        c = unpack_vector(results[row_above + block.x + 1].x);
+        c_available = true;
+    } else if (has_d) {
+        c = unpack_vector(results[row_above + block.x - 1].x);
+        c_available = true;
+    }
+    const int available = int(has_a) + int(has_b) + int(c_available);
+    if (available == 1) return has_a ? a : has_b ? b : c;
+    return ivec2(median3(a.x, b.x, c.x), median3(a.y, b.y, c.y));
+}
+
+// round(q / 4), halves away from zero.
+int round_quarter_to_pel(int q) { return q >= 0 ? (q + 2) / 4 : -((-q + 2) / 4); }
+
+uint integer_sad(ivec2 origin, ivec2 pel_vector) {
+    float sum = 0.0;  // exact: integers below 2^24
+    for (int j = 0; j < BLOCK; ++j) {
+        for (int i = 0; i < BLOCK; ++i) {
+            const float r = pel(reference_frame, origin + pel_vector + ivec2(i, j), params.frame_size);
+            sum += abs(current_block[j * BLOCK + i] - r);
+        }
+    }
+    return uint(sum);
+}
+
+// SPEC §4's cost4 at quarter-pel vector q on the half-pel grid: sum |4 cur - (A + B + C + D)|, where
+// the four texels repeat at axis-aligned positions.
+uint half_pel_cost4(ivec2 origin, ivec2 q) {
+    const ivec2 low = q >> 2;  // floor(q / 4)
+    const ivec2 high = low + ivec2(notEqual(q & 3, ivec2(0)));
+    float sum = 0.0;
+    for (int j = 0; j < BLOCK; ++j) {
+        for (int i = 0; i < BLOCK; ++i) {
+            const ivec2 p = origin + ivec2(i, j);
+            const float four = pel(reference_frame, p + low, params.frame_size) +
+                               pel(reference_frame, p + ivec2(high.x, low.y), params.frame_size) +
+                               pel(reference_frame, p + ivec2(low.x, high.y), params.frame_size) +
+                               pel(reference_frame, p + high, params.frame_size);
+            sum += abs(4.0 * current_block[j * BLOCK + i] - four);
+        }
+    }
+    return uint(sum);
+}
+
+void main() {
+    const uint lane = gl_LocalInvocationID.x;
+    ivec2 block;
+    if (params.predictor == 2) {
+        block.y = params.first_row + int(gl_WorkGroupID.x);
+        block.x = params.step - 2 * block.y;
+    } else {
+        block = ivec2(gl_WorkGroupID.xy);
+    }
+    const int index = block.y * params.blocks_x + block.x;
+    const ivec2 origin = block * BLOCK;
+    for (int i = int(lane); i < BLOCK * BLOCK; i += GROUP) {
+        current_block[i] = pel(current_frame, origin + ivec2(i % BLOCK, i / BLOCK), params.frame_size);
+    }
+
+    ivec2 p = ivec2(0);
+    if (params.predictor == 1) p = unpack_vector(previous[index].x);
+    if (params.predictor == 2) p = spatial_predictor(block);
+    const ivec2 centre = params.centre_on_predictor != 0
+                             ? ivec2(round_quarter_to_pel(p.x), round_quarter_to_pel(p.y))
+                             : ivec2(0);
+    barrier();  // current_block
+
+    // The integer window: candidate i is centre + (i % side - R, i / side - R).
+    const int side = 2 * params.range + 1;
+    const uint weight = uint(params.lambda);
+    uvec4 best = uvec4(0xFFFFFFFFu);
+    uint count = 0;
+    for (int i = int(lane); i < side * side; i += GROUP) {
+        const ivec2 pel_vector = centre + ivec2(i % side, i / side) - params.range;
+        const bool valid = params.restrict_border == 0 || pel_vector == ivec2(0) ||
+                           inside_padded_frame(origin + pel_vector, params.padded_size, BLOCK);
+        if (!valid) continue;
+        ++count;
+        const uvec4 key = candidate_key(integer_sad(origin, pel_vector), weight, 4 * pel_vector, p);
+        if (key_less4(key, best)) best = key;
+    }
+    keys[lane] = best;
+    counts[lane] = count;
+    reduce(lane);
+    uvec4 winner = keys[0];
+    uint evaluated = counts[0];
+    if (evaluated == 0) {
+        // SPEC §8: a window centred on the predictor with no valid candidate; the zero vector is the result.
+        winner = candidate_key(integer_sad(origin, ivec2(0)), weight, ivec2(0), p);
+        evaluated = 1;
+    }
+
+    if (params.refine != 0) {
+        barrier();  // every lane has read keys[0]
+        const ivec2 start = key_vector(winner);
+        best = uvec4(0xFFFFFFFFu);
+        if (lane < 9) {
+            const ivec2 q = start + 2 * ivec2(int(lane) % 3 - 1, int(lane) / 3 - 1);
+            const bool valid = lane == 4 || params.restrict_border == 0 ||
+                               halfpel_valid(origin, q, params.padded_size, BLOCK);
+            if (valid) best = candidate_key(half_pel_cost4(origin, q), 4u * weight, q, p);
+        }
+        keys[lane] = best;
+        counts[lane] = 0;
+        reduce(lane);
+        winner = keys[0];
+    }
+    if (lane == 0) {
+        const ivec2 mv = key_vector(winner);
+        results[index] = block_result(mv.x, mv.y, winner.x);
+        candidates[index] = evaluated;
+    }
+}

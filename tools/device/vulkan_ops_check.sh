@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The Vulkan backend's SPEC §13 transforms and §8 rate-constrained chains on the GPU machine (the
+# H100's Vulkan driver, reached as tools/device/vulkan_check.sh says: carry .gl with the loader and
+# the validation layer). Binaries: the portable build (XME_BUILD, default build/portable), or a
+# staged one as tools/device/cuda_ops_check.sh stages it (XME_BUILD=.device/build), with the clips in
+# .device/clips (XME_TEST_CLIP_DIR) or tools/make_test_clips.sh's output.
+#   OUT=$OUT tools/device/vulkan_ops_check.sh
+# Steps: the conformance rows for vulkan under the validation layer (transforms with IEEE 1180, every
+# §8 operation row), `xme compare` against the CPU for the three settings of the task, then a bench
+# of fs and fs+hpel with and without `--qp 28 --predictor temporal`, cuda:0 beside vulkan:0.
+set -uo pipefail
+B=${XME_BUILD:-build/portable}
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
+export XME_TEST_CLIP_DIR=${XME_TEST_CLIP_DIR:-$PWD/.device/clips}
+OUT=${OUT:-vulkan-ops-check}
+mkdir -p "$OUT"
+xme=$B/tools/xme
+tests=$B/tests/xme_tests
+clip=$XME_TEST_CLIP_DIR/vtest.y4m
+source "$(dirname "$0")/step.sh"
+source "$(dirname "$0")/vulkan_env.sh"
+echo "driver: $nvidia_egl; validation layer: $validation"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+
+step devices 60 "$xme" devices
+TAIL=30 step conformance_transforms 300 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATION=$validation \
+    "$tests" --test-suite=conformance -tc="transforms*,vulkan: every float*"
+TAIL=30 step conformance_ops 300 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATION=$validation \
+    "$tests" --test-suite=conformance -tc="operations*,real frames*,vulkan*"
+for settings in "--algo fs --qp 28 --predictor temporal" \
+    "--algo fs+hpel --lambda 4 --predictor spatial --center predictor" \
+    "--algo fs --lambda 3 --predictor temporal --refresh 3" \
+    "--algo fs+hpel --lambda 3 --predictor temporal --refresh 3"; do
+    name="compare_$(echo "$settings" | tr -c 'a-z0-9' '_')"
+    TAIL=4 step "$name" 200 "$xme" compare "$clip" --backends cpu,vulkan:0 $settings --frames 4
+done
+for rate in "" "--qp 28 --predictor temporal"; do
+    name="bench_$(echo "fs $rate" | tr -c 'a-z0-9' '_')"
+    TAIL=14 step "$name" 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
+        --blocks 16 --ranges 16 --algos fs,fs+hpel $rate --pairs 10 --no-sad-peak
+done
+TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
+    --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
+echo "=== summary"
+cat "$OUT/summary.txt"
+exit $status
