@@ -1,0 +1,253 @@
+"""The Python module against the xme program: the same fields on a real clip and on random frames.
+
+Run by CTest (`ctest -R python`), or from the build tree:
+    PYTHONPATH=build/ci/python XME_BINARY=build/ci/tools/xme python3 -m unittest discover -s python/tests
+Random frames come from a seed printed at the start (XME_TEST_SEED=N replays one).
+"""
+import itertools
+import os
+import random
+import subprocess
+import tempfile
+import unittest
+
+import numpy
+
+import xme
+
+SEED = int(os.environ.get("XME_TEST_SEED", random.randrange(2**32)))
+print(f"xme python tests: seed {SEED} (XME_TEST_SEED={SEED} replays it)", flush=True)
+CLIP_DIR = os.environ.get("XME_TEST_CLIP_DIR", "/usr/share/doc/opencv-doc/examples/data")
+CLIP = os.path.join(CLIP_DIR, "vtest.avi")
+XME = os.environ.get("XME_BINARY", "xme")
+COST_KINDS = ["sad", "cost4", "satd", "sad+rate", "cost4+rate", "satd+rate"]  # the NPY's codes
+
+
+def rng(name):
+    return numpy.random.default_rng([SEED, *name.encode()])
+
+
+def run_cli(*arguments):
+    """Runs `xme estimate ...` writing its vectors as NPY; returns the (rows, columns) int32 array."""
+    with tempfile.TemporaryDirectory() as folder:
+        output = os.path.join(folder, "vectors.npy")
+        done = subprocess.run([XME, "estimate", *map(str, arguments), "-o", output, "--quiet"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AssertionError(f"xme estimate {' '.join(map(str, arguments))}: exit "
+                                 f"{done.returncode}: {done.stderr}")
+        return numpy.load(output)
+
+
+def write_gray_y4m(path, frames):
+    height, width = frames[0].shape
+    with open(path, "wb") as file:
+        file.write(f"YUV4MPEG2 W{width} H{height} F25:1 Ip A1:1 Cmono\n".encode())
+        for frame in frames:
+            file.write(b"FRAME\n" + numpy.ascontiguousarray(frame).tobytes())
+
+
+class FieldChecks(unittest.TestCase):
+    def assert_field_equals_rows(self, field, rows, frame, where):
+        """The CLI's rows of one frame (frame, x, y, mv_x, mv_y, cost, scale, kind, candidates)."""
+        rows = rows[rows[:, 0] == frame]
+        by, bx = field.cost.shape
+        self.assertEqual(len(rows), by * bx, f"{where}: blocks of frame {frame}")
+        grid = rows.reshape(by, bx, rows.shape[1])
+        numpy.testing.assert_array_equal(grid[:, :, 2] // field.block_size,
+                                         numpy.arange(by)[:, None].repeat(bx, 1), where)
+        numpy.testing.assert_array_equal(field.vectors, grid[:, :, 3:5], f"{where}: vectors")
+        numpy.testing.assert_array_equal(field.cost, grid[:, :, 5], f"{where}: cost")
+        numpy.testing.assert_array_equal(field.candidates, grid[:, :, 8], f"{where}: candidates")
+        self.assertEqual(field.cost_scale, grid[0, 0, 6], where)
+        self.assertEqual(field.cost_kind, COST_KINDS[grid[0, 0, 7]], where)
+
+    def assert_fields_equal(self, expected, actual, where):
+        numpy.testing.assert_array_equal(expected.vectors, actual.vectors, f"{where}: vectors")
+        numpy.testing.assert_array_equal(expected.cost, actual.cost, f"{where}: cost")
+        numpy.testing.assert_array_equal(expected.candidates, actual.candidates, f"{where}: candidates")
+
+
+@unittest.skipUnless(os.path.exists(CLIP), f"{CLIP} is missing: install opencv-doc")
+@unittest.skipUnless(xme.ffmpeg_available(), "this xme reads no .avi: it was built without FFmpeg")
+class RealClip(FieldChecks):
+    @classmethod
+    def setUpClass(cls):
+        cls.frames = list(itertools.islice(xme.open_video(CLIP), 4))
+
+    def test_open_video_reads_the_luma(self):
+        video = xme.open_video(CLIP)
+        self.assertEqual((video.width, video.height), (768, 576))
+        frame = next(video)
+        self.assertEqual((frame.shape, frame.dtype, frame.strides), ((576, 768), numpy.uint8, (768, 1)))
+        self.assertGreater(frame.std(), 10, "a real picture, not a flat one")
+        self.assertTrue(numpy.array_equal(frame, self.frames[0]))
+
+    def test_estimate_equals_the_cli_per_pair(self):
+        chains = [
+            dict(algo="fs", range=8),
+            dict(algo="fs+hpel", block=8, range=4, border="restrict"),
+            dict(search="hex", subpel="qpel", qp=28, predictor="spatial", center="predictor"),
+        ]
+        for options in chains:
+            cli = [f"--{'lambda' if k == 'lambda_' else k}={v}" for k, v in options.items()]
+            rows = run_cli(CLIP, "--backend", "cpu", "--frames", 3, *cli)
+            for frame in (1, 2):
+                field = xme.estimate(self.frames[frame - 1], self.frames[frame], device="cpu", **options)
+                self.assert_field_equals_rows(field, rows, frame, f"{options}, frame {frame}")
+                self.assertTrue(numpy.any(field.vectors != 0), "the clip moves")
+
+    def test_estimator_stream_equals_the_cli(self):
+        options = dict(algo="dia+qpel", lambda_=16, predictor="temporal", refresh=2)
+        rows = run_cli(CLIP, "--backend", "cpu", "--frames", 4, "--algo", "dia+qpel", "--lambda", 16,
+                       "--predictor", "temporal", "--refresh", 2)
+        with xme.Estimator(device="cpu", **options) as estimator:
+            fields = list(estimator.run(self.frames))
+        self.assertEqual([field.frame for field in fields], [1, 2, 3])
+        for field in fields:
+            self.assertEqual(field.device, "cpu")
+            self.assert_field_equals_rows(field, rows, field.frame, f"stream, frame {field.frame}")
+
+    def test_partitions_equal_the_cli(self):
+        rows = run_cli(CLIP, "--backend", "cpu", "--frames", 2, "--algo", "fs+p41", "--range", 4)
+        field = xme.estimate(self.frames[0], self.frames[1], device="cpu", algo="fs+p41", range=4)
+        by, bx = field.cost.shape
+        grid = rows.reshape(by, bx, 41, 15)
+        numpy.testing.assert_array_equal(field.partition_vectors, grid[..., 3:5])
+        numpy.testing.assert_array_equal(field.partition_cost, grid[..., 5])
+        numpy.testing.assert_array_equal(field.partition_chosen, grid[..., 14] == 1)
+        self.assertEqual(xme.PARTITIONS[9], (0, 0, 8, 4))
+
+
+class RandomFrames(FieldChecks):
+    def frames(self, name, count=3, shape=(45, 67)):
+        generator = rng(name)
+        first = generator.integers(0, 256, size=shape, dtype=numpy.uint8)
+        # Each frame the one before moved by a random vector, with noise: real motion to find.
+        frames = [first]
+        for _ in range(count - 1):
+            moved = numpy.roll(frames[-1], tuple(generator.integers(-3, 4, size=2)), axis=(0, 1))
+            noise = generator.integers(-4, 5, size=shape)
+            frames.append(numpy.clip(moved.astype(int) + noise, 0, 255).astype(numpy.uint8))
+        return frames
+
+    def test_estimate_and_stream_equal_the_cli(self):
+        frames = self.frames("cli")
+        options = dict(algo="fs+qpel", block=8, range=5, qp=20, predictor="temporal")
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "random.y4m")
+            write_gray_y4m(path, frames)
+            self.assertTrue(all(numpy.array_equal(a, b) for a, b in zip(xme.open_video(path), frames)))
+            rows = run_cli(path, "--backend", "cpu", "--algo", "fs+qpel", "--block", 8, "--range", 5,
+                           "--qp", 20, "--predictor", "temporal")
+        first = xme.estimate(frames[0], frames[1], device="cpu", **options)
+        self.assert_field_equals_rows(first, rows, 1, "estimate")
+        self.assertEqual(first.cost_kind, "satd+rate")
+        fields = list(xme.Estimator(device="cpu", **options).run(frames))
+        for field in fields:
+            self.assert_field_equals_rows(field, rows, field.frame, f"stream, frame {field.frame}")
+
+    def test_any_strides_give_the_same_field(self):
+        reference, current = self.frames("strides", count=2, shape=(40, 56))
+        expected = xme.estimate(reference, current, device="reference", block=8, range=4, algo="fs+hpel")
+        wide = numpy.zeros((40, 80), numpy.uint8)
+        wide[:, 10:66] = current  # rows 80 apart: viewed in place
+        doubled = numpy.zeros((40, 112), numpy.uint8)
+        doubled[:, ::2] = current  # samples 2 apart: copied
+        flipped = numpy.ascontiguousarray(current[::-1])[::-1]  # rows running backwards: copied
+        transposed = numpy.ascontiguousarray(current.T).T
+        for name, layout in [("row stride 80", wide[:, 10:66]), ("column stride 2", doubled[:, ::2]),
+                             ("negative row stride", flipped), ("transposed", transposed)]:
+            self.assertTrue(numpy.array_equal(layout, current), name)
+            field = xme.estimate(reference, layout, device="cpu", block=8, range=4, algo="fs+hpel")
+            self.assert_fields_equal(expected, field, name)
+        self.assertTrue(numpy.any(expected.vectors != 0), "the frames move")
+
+    def test_the_stream_follows_device_and_chain(self):
+        frames = self.frames("stream", count=3)
+        estimator = xme.Estimator(device="cpu", algo="fs+hpel", range=4)
+        self.assertEqual(estimator.chain, "fs+hpel")
+        fields = []
+        for frame in frames:
+            fields += estimator.feed(frame)
+        fields += estimator.finish()
+        self.assertEqual([field.frame for field in fields], [1, 2])
+        for field, (reference, current) in zip(fields, zip(frames, frames[1:])):
+            direct = xme.estimate(reference, current, device="reference", algo="fs+hpel", range=4)
+            self.assert_fields_equal(direct, field, f"frame {field.frame}")
+
+
+class Errors(unittest.TestCase):
+    def setUp(self):
+        generator = rng(self.id())
+        self.frame = generator.integers(0, 256, size=(32, 48), dtype=numpy.uint8)
+
+    def assert_error(self, kind, text, call):
+        with self.assertRaises(kind) as caught:
+            call()
+        self.assertIn(text, str(caught.exception))
+        self.assertIsInstance(caught.exception, xme.Error)
+        return caught.exception
+
+    def test_bad_sizes(self):
+        error = self.assert_error(xme.InvalidArgument, "a pair's frames must be of one size",
+                                  lambda: xme.estimate(self.frame, self.frame[:, :40]))
+        self.assertEqual((error.kind, error.exit_code), ("invalid_argument", 2))
+        self.assertIsInstance(error, ValueError)
+        self.assert_error(xme.InvalidArgument, "3 dimensions",
+                          lambda: xme.estimate(self.frame[..., None], self.frame[..., None]))
+        self.assert_error(xme.InvalidArgument, "is 48x0",
+                          lambda: xme.estimate(self.frame[:0], self.frame[:0]))
+        self.assert_error(xme.InvalidArgument, "float64 samples",
+                          lambda: xme.estimate(self.frame / 2, self.frame / 2))
+        self.assert_error(xme.InvalidArgument, "is a list", lambda: xme.estimate([[1]], [[1]]))
+        estimator = xme.Estimator(device="cpu")
+        estimator.feed(self.frame)
+        self.assert_error(xme.InvalidArgument, "but the stream's frames are 48x32",
+                          lambda: estimator.feed(self.frame[:16]))
+        estimator.close()
+
+    def test_bad_options(self):
+        self.assert_error(xme.InvalidArgument, "unknown option 'blok'",
+                          lambda: xme.estimate(self.frame, self.frame, blok=8))
+        self.assert_error(xme.InvalidArgument, "block", lambda: xme.estimate(self.frame, self.frame, block=5))
+        self.assert_error(xme.InvalidArgument, "not both",
+                          lambda: xme.estimate(self.frame, self.frame, algo="fs", subpel="hpel"))
+        self.assert_error(xme.InvalidArgument, "is a float",
+                          lambda: xme.estimate(self.frame, self.frame, range=2.5))
+
+    def test_unknown_device(self):
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.estimate(self.frame, self.frame, device="gpu7"))
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.Estimator(device="gpu7").feed(self.frame))
+
+    def test_unsupported_chain(self):
+        self.assert_error(xme.InvalidArgument, "partitions",
+                          lambda: xme.estimate(self.frame, self.frame, algo="fs+p41", block=8))
+        vulkan = [d for d in xme.devices() if d["backend"] == "vulkan" and d["available"]]
+        if not vulkan:
+            self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
+        self.assert_error(xme.Unsupported, vulkan[0]["name"],
+                          lambda: xme.estimate(self.frame, self.frame, device=vulkan[0]["name"], algo="tz"))
+
+    def test_missing_video(self):
+        self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))
+
+
+class Devices(unittest.TestCase):
+    def test_every_backend_is_listed_with_a_reason_when_absent(self):
+        devices = xme.devices()
+        by_name = {device["name"]: device for device in devices}
+        self.assertTrue(by_name["cpu"]["available"])
+        self.assertIn("portable", by_name["cpu"]["variants"])
+        self.assertIn("reference", by_name)
+        self.assertEqual(sum(device["default"] for device in devices), 1)
+        for device in devices:
+            if not device["available"]:
+                self.assertTrue(device["reason"], f"{device['name']} is unavailable without a reason")
+        self.assertTrue({"cpu", "cuda", "vulkan"} <= {device["backend"] for device in devices})
+
+
+if __name__ == "__main__":
+    unittest.main()
