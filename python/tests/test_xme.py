@@ -1,7 +1,7 @@
 """The Python module against the xme program: the same fields on a real clip and on random frames.
 
 Run by CTest (`ctest -R python`), or from the build tree:
-    PYTHONPATH=build/ci/python XME_BINARY=build/ci/tools/xme python3 -m unittest discover -s python/tests
+    PYTHONPATH=build/ci/python python3 -m unittest discover -s python/tests
 Random frames come from a seed printed at the start (XME_TEST_SEED=N replays one).
 """
 import itertools
@@ -19,7 +19,9 @@ SEED = int(os.environ.get("XME_TEST_SEED", random.randrange(2**32)))
 print(f"xme python tests: seed {SEED} (XME_TEST_SEED={SEED} replays it)", flush=True)
 CLIP_DIR = os.environ.get("XME_TEST_CLIP_DIR", "/usr/share/doc/opencv-doc/examples/data")
 CLIP = os.path.join(CLIP_DIR, "vtest.avi")
-XME = os.environ.get("XME_BINARY", "xme")
+# The program next to the module in a build tree (build/<preset>/tools/xme), unless named.
+XME = os.environ.get("XME_BINARY",
+                     os.path.join(os.path.dirname(os.path.abspath(xme.__file__)), "..", "tools", "xme"))
 COST_KINDS = ["sad", "cost4", "satd", "sad+rate", "cost4+rate", "satd+rate"]  # the NPY's codes
 
 
