@@ -89,7 +89,11 @@ struct FieldArrays {
 [[nodiscard]] FieldArrays field_arrays(const MotionField& field, std::int64_t frame,
                                        const std::string& device, double device_seconds);
 
+// Throws Error(invalid_argument) unless a pair's two planes are of one size.
+void check_same_size(const PlaneView& reference, const PlaneView& current);
+
 void bind_field(py::module_& module);
+void bind_compare(py::module_& module);
 void bind_video(py::module_& module);
 void bind_estimate(py::module_& module);
 void bind_estimator(py::module_& module);

@@ -17,13 +17,7 @@ FieldArrays estimate(const py::handle& reference_array, const py::handle& curren
     const JobKeywords job = parse_keywords(keywords, false);
     const PlaneInput reference = plane_input(reference_array, "reference");
     const PlaneInput current = plane_input(current_array, "current");
-    if (reference.view.width != current.view.width || reference.view.height != current.view.height) {
-        throw Error(ErrorKind::invalid_argument,
-                    "reference is " + std::to_string(reference.view.width) + "x" +
-                        std::to_string(reference.view.height) + " but current is " +
-                        std::to_string(current.view.width) + "x" + std::to_string(current.view.height) +
-                        " (width x height): a pair's frames must be of one size");
-    }
+    check_same_size(reference.view, current.view);
     SessionOptions options = job.session;
     options.width = current.view.width;
     options.height = current.view.height;
@@ -41,6 +35,15 @@ FieldArrays estimate(const py::handle& reference_array, const py::handle& curren
 }
 
 }  // namespace
+
+void check_same_size(const PlaneView& reference, const PlaneView& current) {
+    if (reference.width == current.width && reference.height == current.height) return;
+    throw Error(ErrorKind::invalid_argument, "reference is " + std::to_string(reference.width) + "x" +
+                                                 std::to_string(reference.height) + " but current is " +
+                                                 std::to_string(current.width) + "x" +
+                                                 std::to_string(current.height) +
+                                                 " (width x height): a pair's frames must be of one size");
+}
 
 std::shared_ptr<CachedDevice> cached_device(const std::string& name) {
     const std::lock_guard lock(cache_mutex);

@@ -109,6 +109,7 @@ PYBIND11_MODULE(xme, module) {
     bind_video(module);
     bind_estimate(module);
     bind_estimator(module);
+    bind_compare(module);
     module.def("devices", &list_devices,
                "Every device of every backend in this build, and every backend left out: a list of dicts "
                "with name, backend, description, available, reason (why it is unavailable or absent), "

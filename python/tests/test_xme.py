@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import tempfile
+import threading
 import unittest
 
 import numpy
@@ -178,6 +179,33 @@ class RandomFrames(FieldChecks):
             direct = xme.estimate(reference, current, device="reference", algo="fs+hpel", range=4)
             self.assert_fields_equal(direct, field, f"frame {field.frame}")
 
+    def test_compare_checks_every_device_against_the_others(self):
+        reference, current = self.frames("compare", count=2)
+        report = xme.compare(reference, current, devices=["cpu", "reference"], algo="fs+qpel", range=4)
+        self.assertTrue(report["agree"], report["agreements"])
+        self.assertEqual(set(report["fields"]), {"cpu", "reference"})
+        self.assert_fields_equal(report["fields"]["reference"], report["fields"]["cpu"], "compare")
+        by, bx = report["fields"]["cpu"].cost.shape
+        self.assertEqual([entry["blocks_compared"] for entry in report["agreements"]], [by * bx] * 3)
+        self.assertEqual(report["agreements"][1]["expected"], "cpu")
+
+    def test_threads_estimate_side_by_side(self):
+        """The GIL is released while a device works: threads share devices and get each pair's field."""
+        pairs = [self.frames(f"thread {i}", count=2) for i in range(4)]
+        expected = [xme.estimate(*pair, device="reference", range=4, algo="fs+hpel") for pair in pairs]
+        results = [None] * len(pairs)
+
+        def work(i):
+            results[i] = xme.estimate(*pairs[i], device="cpu", range=4, algo="fs+hpel")
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pairs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for i, (want, got) in enumerate(zip(expected, results)):
+            self.assert_fields_equal(want, got, f"thread {i}")
+
 
 class Errors(unittest.TestCase):
     def setUp(self):
@@ -223,6 +251,10 @@ class Errors(unittest.TestCase):
                           lambda: xme.estimate(self.frame, self.frame, device="gpu7"))
         self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
                           lambda: xme.Estimator(device="gpu7").feed(self.frame))
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "gpu7"]))
+        self.assert_error(xme.InvalidArgument, "listed twice",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "cpu"]))
 
     def test_unsupported_chain(self):
         self.assert_error(xme.InvalidArgument, "partitions",
@@ -230,8 +262,13 @@ class Errors(unittest.TestCase):
         vulkan = [d for d in xme.devices() if d["backend"] == "vulkan" and d["available"]]
         if not vulkan:
             self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
-        self.assert_error(xme.Unsupported, vulkan[0]["name"],
-                          lambda: xme.estimate(self.frame, self.frame, device=vulkan[0]["name"], algo="tz"))
+        name = vulkan[0]["name"]
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="tz"))
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.Estimator(device=name, algo="tz").feed(self.frame))
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="tz"))
 
     def test_missing_video(self):
         self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))
