@@ -179,6 +179,17 @@ class RandomFrames(FieldChecks):
             direct = xme.estimate(reference, current, device="reference", algo="fs+hpel", range=4)
             self.assert_fields_equal(direct, field, f"frame {field.frame}")
 
+    def test_split_over_two_devices_keeps_the_stream_in_order(self):
+        frames = self.frames("split", count=6, shape=(24, 40))
+        options = dict(algo="fs+qpel", range=3, block=8, lambda_=8, predictor="temporal")
+        single = list(xme.Estimator(device="reference", **options).run(frames))
+        estimator = xme.Estimator(devices=["cpu", "reference"], **options)
+        split = list(estimator.run(frames))
+        self.assertEqual(estimator.devices, ["cpu", "reference"])
+        self.assertEqual([field.frame for field in split], [1, 2, 3, 4, 5])
+        for want, got in zip(single, split):
+            self.assert_fields_equal(want, got, f"frame {got.frame} on {got.device}")
+
     def test_compare_checks_every_device_against_the_others(self):
         reference, current = self.frames("compare", count=2)
         report = xme.compare(reference, current, devices=["cpu", "reference"], algo="fs+qpel", range=4)
