@@ -40,6 +40,7 @@ public:
     Estimator& operator=(const Estimator&) = delete;
 
     py::list feed(const py::handle& array) {
+        const OneCall call(*this);
         if (finished_)
             throw Error(ErrorKind::invalid_argument, "this Estimator has finished: make a new one");
         Frame frame = frame_from_array(array, "frame " + std::to_string(frames_fed_));
@@ -63,6 +64,7 @@ public:
     }
 
     py::list finish() {
+        const OneCall call(*this);
         py::list rest;
         if (finished_) return rest;
         finished_ = true;
@@ -84,6 +86,7 @@ public:
     [[nodiscard]] std::string chain() const { return chain_name(job_.session.params); }
 
     void stop() {
+        finished_ = true;
         if (!stream_) return;
         {
             const std::lock_guard lock(stream_->mutex);
@@ -94,10 +97,27 @@ public:
             const py::gil_scoped_release release;
             worker_.join();
         }
-        finished_ = true;
     }
 
 private:
+    // feed and finish release the GIL while they wait: a second Python thread must not enter meanwhile.
+    // The flag is read and set with the GIL held.
+    class OneCall {
+    public:
+        explicit OneCall(Estimator& estimator) : estimator_(estimator) {
+            if (estimator_.in_call_)
+                throw Error(ErrorKind::invalid_argument,
+                            "an Estimator is fed by one thread at a time: give each thread its own");
+            estimator_.in_call_ = true;
+        }
+        ~OneCall() { estimator_.in_call_ = false; }
+        OneCall(const OneCall&) = delete;
+        OneCall& operator=(const OneCall&) = delete;
+
+    private:
+        Estimator& estimator_;
+    };
+
     // Opens the devices (a device that cannot run the chain refuses here) and starts the scheduler.
     void start(int width, int height) {
         ScheduleOptions options;
@@ -183,6 +203,7 @@ private:
     int height_ = 0;
     std::int64_t frames_fed_ = 0;
     bool finished_ = false;
+    bool in_call_ = false;
 };
 
 }  // namespace
