@@ -206,6 +206,14 @@ class RandomFrames(FieldChecks):
         self.assertEqual([entry["blocks_compared"] for entry in report["agreements"]], [by * bx] * 3)
         self.assertEqual(report["agreements"][1]["expected"], "cpu")
 
+    def test_every_available_device_agrees_with_the_reference(self):
+        """Python to each backend here (lavapipe's Vulkan; CUDA on a GPU machine) and back."""
+        reference, current = self.frames("devices", count=2, shape=(72, 88))
+        names = [d["name"] for d in xme.devices() if d["available"] and d["name"] != "reference"]
+        report = xme.compare(reference, current, devices=["reference", *names], algo="fs+hpel", range=6)
+        self.assertTrue(report["agree"], report["agreements"])
+        print(f"\n    agreeing with the reference: {', '.join(names)}", end=" ", flush=True)
+
     def test_threads_estimate_side_by_side(self):
         """The GIL is released while a device works: threads share devices and get each pair's field."""
         pairs = [self.frames(f"thread {i}", count=2) for i in range(4)]
