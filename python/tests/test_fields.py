@@ -1,80 +1,15 @@
 """The Python module against the xme program: the same fields on a real clip and on random frames.
 
 Run by CTest (`ctest -R python`), or from the build tree:
-    PYTHONPATH=build/ci/python python3 python/tests/test_xme.py
-Random frames come from a seed printed at the start (XME_TEST_SEED=N replays one).
+    PYTHONPATH=build/ci/python python3 python/tests/test_fields.py
 """
 import itertools
 import os
-import random
-import subprocess
 import tempfile
-import sys
 import threading
 import unittest
 
-try:
-    import numpy
-except ImportError:
-    print(f"skipped: {sys.executable} has no numpy (install python3-numpy, or configure with "
-          "-DPython3_EXECUTABLE= naming a Python that has it)")
-    sys.exit(77)  # CTest's skip
-
-import xme
-
-SEED = int(os.environ.get("XME_TEST_SEED", random.randrange(2**32)))
-print(f"xme python tests: seed {SEED} (XME_TEST_SEED={SEED} replays it)", flush=True)
-CLIP_DIR = os.environ.get("XME_TEST_CLIP_DIR", "/usr/share/doc/opencv-doc/examples/data")
-CLIP = os.path.join(CLIP_DIR, "vtest.avi")
-# The program next to the module in a build tree (build/<preset>/tools/xme), unless named.
-XME = os.environ.get("XME_BINARY",
-                     os.path.join(os.path.dirname(os.path.abspath(xme.__file__)), "..", "tools", "xme"))
-COST_KINDS = ["sad", "cost4", "satd", "sad+rate", "cost4+rate", "satd+rate"]  # the NPY's codes
-
-
-def rng(name):
-    return numpy.random.default_rng([SEED, *name.encode()])
-
-
-def run_cli(*arguments):
-    """Runs `xme estimate ...` writing its vectors as NPY; returns the (rows, columns) int32 array."""
-    with tempfile.TemporaryDirectory() as folder:
-        output = os.path.join(folder, "vectors.npy")
-        done = subprocess.run([XME, "estimate", *map(str, arguments), "-o", output, "--quiet"],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise AssertionError(f"xme estimate {' '.join(map(str, arguments))}: exit "
-                                 f"{done.returncode}: {done.stderr}")
-        return numpy.load(output)
-
-
-def write_gray_y4m(path, frames):
-    height, width = frames[0].shape
-    with open(path, "wb") as file:
-        file.write(f"YUV4MPEG2 W{width} H{height} F25:1 Ip A1:1 Cmono\n".encode())
-        for frame in frames:
-            file.write(b"FRAME\n" + numpy.ascontiguousarray(frame).tobytes())
-
-
-class FieldChecks(unittest.TestCase):
-    def assert_field_equals_rows(self, field, rows, frame, where):
-        """The CLI's rows of one frame (frame, x, y, mv_x, mv_y, cost, scale, kind, candidates)."""
-        rows = rows[rows[:, 0] == frame]
-        by, bx = field.cost.shape
-        self.assertEqual(len(rows), by * bx, f"{where}: blocks of frame {frame}")
-        grid = rows.reshape(by, bx, rows.shape[1])
-        numpy.testing.assert_array_equal(grid[:, :, 2] // field.block_size,
-                                         numpy.arange(by)[:, None].repeat(bx, 1), where)
-        numpy.testing.assert_array_equal(field.vectors, grid[:, :, 3:5], f"{where}: vectors")
-        numpy.testing.assert_array_equal(field.cost, grid[:, :, 5], f"{where}: cost")
-        numpy.testing.assert_array_equal(field.candidates, grid[:, :, 8], f"{where}: candidates")
-        self.assertEqual(field.cost_scale, grid[0, 0, 6], where)
-        self.assertEqual(field.cost_kind, COST_KINDS[grid[0, 0, 7]], where)
-
-    def assert_fields_equal(self, expected, actual, where):
-        numpy.testing.assert_array_equal(expected.vectors, actual.vectors, f"{where}: vectors")
-        numpy.testing.assert_array_equal(expected.cost, actual.cost, f"{where}: cost")
-        numpy.testing.assert_array_equal(expected.candidates, actual.candidates, f"{where}: candidates")
+from support import CLIP, FieldChecks, numpy, rng, run_cli, write_gray_y4m, xme
 
 
 @unittest.skipUnless(os.path.exists(CLIP), f"{CLIP} is missing: install opencv-doc")
@@ -230,88 +165,6 @@ class RandomFrames(FieldChecks):
             thread.join()
         for i, (want, got) in enumerate(zip(expected, results)):
             self.assert_fields_equal(want, got, f"thread {i}")
-
-
-class Errors(unittest.TestCase):
-    def setUp(self):
-        generator = rng(self.id())
-        self.frame = generator.integers(0, 256, size=(32, 48), dtype=numpy.uint8)
-
-    def assert_error(self, kind, text, call):
-        with self.assertRaises(kind) as caught:
-            call()
-        self.assertIn(text, str(caught.exception))
-        self.assertIsInstance(caught.exception, xme.Error)
-        return caught.exception
-
-    def test_bad_sizes(self):
-        error = self.assert_error(xme.InvalidArgument, "a pair's frames must be of one size",
-                                  lambda: xme.estimate(self.frame, self.frame[:, :40]))
-        self.assertEqual((error.kind, error.exit_code), ("invalid_argument", 2))
-        self.assertIsInstance(error, ValueError)
-        self.assert_error(xme.InvalidArgument, "3 dimensions",
-                          lambda: xme.estimate(self.frame[..., None], self.frame[..., None]))
-        self.assert_error(xme.InvalidArgument, "is 48x0",
-                          lambda: xme.estimate(self.frame[:0], self.frame[:0]))
-        self.assert_error(xme.InvalidArgument, "float64 samples",
-                          lambda: xme.estimate(self.frame / 2, self.frame / 2))
-        self.assert_error(xme.InvalidArgument, "is a list", lambda: xme.estimate([[1]], [[1]]))
-        estimator = xme.Estimator(device="cpu")
-        estimator.feed(self.frame)
-        self.assert_error(xme.InvalidArgument, "but the stream's frames are 48x32",
-                          lambda: estimator.feed(self.frame[:16]))
-        estimator.close()
-
-    def test_bad_options(self):
-        self.assert_error(xme.InvalidArgument, "unknown option 'blok'",
-                          lambda: xme.estimate(self.frame, self.frame, blok=8))
-        self.assert_error(xme.InvalidArgument, "block", lambda: xme.estimate(self.frame, self.frame, block=5))
-        self.assert_error(xme.InvalidArgument, "not both",
-                          lambda: xme.estimate(self.frame, self.frame, algo="fs", subpel="hpel"))
-        self.assert_error(xme.InvalidArgument, "is a float",
-                          lambda: xme.estimate(self.frame, self.frame, range=2.5))
-
-    def test_unknown_device(self):
-        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
-                          lambda: xme.estimate(self.frame, self.frame, device="gpu7"))
-        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
-                          lambda: xme.Estimator(device="gpu7").feed(self.frame))
-        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
-                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "gpu7"]))
-        self.assert_error(xme.InvalidArgument, "listed twice",
-                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "cpu"]))
-
-    def test_unsupported_chain(self):
-        self.assert_error(xme.InvalidArgument, "partitions",
-                          lambda: xme.estimate(self.frame, self.frame, algo="fs+p41", block=8))
-        vulkan = [d for d in xme.devices() if d["backend"] == "vulkan" and d["available"]]
-        if not vulkan:
-            self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
-        name = vulkan[0]["name"]
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
-                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="tz"))
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
-                          lambda: xme.Estimator(device=name, algo="tz").feed(self.frame))
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
-                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="tz"))
-
-    def test_missing_video(self):
-        self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))
-
-
-class Devices(unittest.TestCase):
-    def test_every_backend_is_listed_with_a_reason_when_absent(self):
-        devices = xme.devices()
-        by_name = {device["name"]: device for device in devices}
-        self.assertTrue(by_name["cpu"]["available"])
-        self.assertIn("portable", by_name["cpu"]["variants"])
-        self.assertIn("reference", by_name)
-        self.assertEqual(sum(device["default"] for device in devices), 1)
-        for device in devices:
-            if not device["available"]:
-                self.assertTrue(device["reason"], f"{device['name']} is unavailable without a reason")
-        self.assertTrue({"cpu", "cuda", "vulkan"} <= {device["backend"] for device in devices})
-
 
 if __name__ == "__main__":
     unittest.main()
