@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what xme needs to build and test on Debian 12, skipping what is already there.
+# pybind11-dev and python3-dev build the Python module (python/).
 # The CUDA toolkit is not a Debian 12 package in main: install NVIDIA's, or build without it
 # (the CUDA backend is then listed as absent, with the reason). clang and its runtime libraries
 # (libclang-rt-14-dev holds libFuzzer and the sanitizers' runtimes) build the fuzz targets.
@@ -11,7 +12,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
   libvulkan-dev glslang-tools spirv-cross libspirv-cross-c-shared-dev
   mesa-vulkan-drivers vulkan-validationlayers
-  opencv-doc ffmpeg python3-numpy
+  opencv-doc ffmpeg python3-numpy python3-dev pybind11-dev
   clang libclang-rt-14-dev
 )
 

@@ -1,0 +1,124 @@
+// xme.compare(): one frame pair on several devices, and whether they agree under SPEC §6, as
+// `xme compare` checks them (an exact device as the expected side; each device's own costs against
+// the reference's cost of its vectors).
+#include <algorithm>
+#include <utility>
+
+#include "bindings.hpp"
+#include "xme/agreement.hpp"
+#include "xme/backend.hpp"
+#include "xme/error.hpp"
+
+namespace xme::python {
+
+namespace {
+
+struct DeviceRun {
+    std::string name;
+    Support support;
+    MotionField field;
+};
+
+py::dict agreement_entry(const std::vector<DeviceRun>& runs, std::size_t first, std::size_t second,
+                         const PlaneView& reference, const PlaneView& current, const SearchParams& params) {
+    std::size_t expected = first;
+    std::size_t actual = second;
+    const std::uint32_t tolerance = std::max(runs[first].support.tolerance, runs[second].support.tolerance);
+    if (runs[expected].support.tolerance > 0)
+        std::swap(expected, actual);  // a filtered device is never expected
+    const Agreement result =
+        expected == actual
+            ? check_reported_costs(reference, current, params, runs[actual].field, tolerance)
+            : compare_fields(reference, current, params, runs[expected].field, runs[actual].field, tolerance);
+    py::list mismatches;
+    for (const auto& mismatch : result.mismatches) mismatches.append(describe(mismatch, params.block_size));
+    py::dict entry;
+    entry["expected"] = runs[expected].name;
+    entry["actual"] = runs[actual].name;
+    entry["tolerance"] = tolerance;
+    entry["blocks_compared"] = result.blocks_compared;
+    entry["blocks_different"] = result.blocks_different;
+    entry["mismatches"] = mismatches;
+    entry["agrees"] = result.agrees();
+    return entry;
+}
+
+py::dict compare(const py::handle& reference_array, const py::handle& current_array,
+                 const py::kwargs& keywords) {
+    auto options = py::reinterpret_steal<py::kwargs>(PyDict_Copy(keywords.ptr()));
+    std::vector<std::string> names{"cpu", "reference"};
+    if (options.contains("devices")) {
+        try {
+            names = options["devices"].cast<std::vector<std::string>>();
+        } catch (const py::cast_error&) {
+            throw Error(ErrorKind::invalid_argument,
+                        "devices must be a list of device names, as [\"cpu\", \"reference\"]");
+        }
+        PyDict_DelItemString(options.ptr(), "devices");
+    }
+    if (names.size() < 2) throw Error(ErrorKind::invalid_argument, "compare needs at least two devices");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
+            names.begin() + static_cast<std::ptrdiff_t>(i))
+            throw Error(ErrorKind::invalid_argument, "device " + names[i] + " is listed twice");
+    }
+    const JobKeywords job = parse_keywords(options, false);
+    const PlaneInput reference = plane_input(reference_array, "reference");
+    const PlaneInput current = plane_input(current_array, "current");
+    check_same_size(reference.view, current.view);
+    SessionOptions session = job.session;
+    session.width = current.view.width;
+    session.height = current.view.height;
+
+    std::vector<DeviceRun> runs(names.size());
+    {
+        const py::gil_scoped_release release;
+        // Every device says whether it can run the chain before any of them works.
+        std::vector<std::shared_ptr<CachedDevice>> devices;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            devices.push_back(cached_device(names[i]));
+            const std::lock_guard lock(devices.back()->busy);
+            runs[i].name = devices.back()->device->info().name;
+            runs[i].support = devices.back()->device->supports(session);
+            require_supported(runs[i].support);
+        }
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            const std::lock_guard lock(devices[i]->busy);
+            runs[i].field = estimate_pair(*devices[i]->device, session, reference.view, current.view);
+        }
+    }
+    py::dict fields;
+    py::list agreements;
+    bool agree = true;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        fields[py::str(runs[i].name)] = field_arrays(runs[i].field, 1, runs[i].name, 0);
+        for (std::size_t j = i; j < runs.size(); ++j) {
+            py::dict entry = agreement_entry(runs, i, j, reference.view, current.view, session.params);
+            agree = agree && entry["agrees"].cast<bool>();
+            agreements.append(entry);
+        }
+    }
+    py::dict report;
+    report["fields"] = fields;
+    report["agreements"] = agreements;
+    report["agree"] = agree;
+    return report;
+}
+
+}  // namespace
+
+void bind_compare(py::module_& module) {
+    const std::string doc =
+        std::string(R"(compare(reference, current, devices=["cpu", "reference"], **options) -> dict
+
+The pair on every device, checked as `xme compare` checks them (SPEC §6): every device against every
+other, an exact one as the expected side, and each one's reported costs against the reference's cost
+of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreements": [{"expected",
+"actual", "tolerance", "blocks_compared", "blocks_different", "mismatches" (descriptions),
+"agrees"}]}. A device that cannot run the chain refuses before any works.
+
+)") + keywords_help;
+    module.def("compare", &compare, doc.c_str(), py::arg("reference"), py::arg("current"));
+}
+
+}  // namespace xme::python

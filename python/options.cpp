@@ -1,0 +1,143 @@
+// The keyword options of estimate() and Estimator(), turned into a job by the CLI's own parser.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "bindings.hpp"
+#include "chain_options.hpp"
+#include "job_options.hpp"
+#include "xme/error.hpp"
+
+namespace xme::python {
+
+const char* const keywords_help = R"(Keyword options (the CLI's `xme estimate` options):
+  device="auto"      cpu, cuda:0, vulkan:0, a family (cuda), auto or reference (see xme.devices())
+  variant=None       an implementation variant of the device (default: its fastest)
+  block=16           block size: 4, 8, 16 or 32
+  range=16           search range R: integer vectors -R..R around the window's centre
+  algo=None          the chain in one name: fs, fs+hpel, tz+qpel, fs+p41+qpel ... (default fs)
+  search=None        or the integer search alone: fs, dia, hex, ehds, tz (default fs)
+  subpel=None        and the refinement: none, hpel, qpel (default none)
+  partitions=None    none, or all: SPEC 9's 41 partitions (block 16, fs)
+  lambda_=None       rate weight of SPEC 8 (0..65535), or
+  qp=None            lambda from an H.264 quantiser 0..51
+  predictor="none"   none, temporal (previous pair) or spatial (median of neighbours)
+  center="zero"      window centre: zero or predictor
+  refresh=0          temporal predictor: a new segment every N pairs (0: never)
+  border="pad"       pad (vectors may leave the frame) or restrict (FFmpeg mestimate's window)
+  threads=0          host threads of the CPU backend (0: one per processor))";
+
+namespace {
+
+std::string type_name(const py::handle& object) {
+    return py::str(py::type::of(object).attr("__name__")).cast<std::string>();
+}
+
+template <typename T>
+T keyword_value(const py::handle& value, const std::string& key, const char* wanted) {
+    try {
+        return value.cast<T>();
+    } catch (const py::cast_error&) {
+        throw Error(ErrorKind::invalid_argument, key + "=" + py::repr(value).cast<std::string>() + " is a " +
+                                                     type_name(value) + ": give " + wanted);
+    }
+}
+
+}  // namespace
+
+JobKeywords parse_keywords(const py::kwargs& keywords, bool several_devices) {
+    std::map<std::string, py::handle> given;
+    for (const auto& [key, value] : keywords) {
+        if (!value.is_none()) given[key.cast<std::string>()] = value;
+    }
+    std::vector<std::string> known = {"device",    "variant", "block",      "range",   "algo",
+                                      "search",    "subpel",  "partitions", "lambda_", "qp",
+                                      "predictor", "center",  "refresh",    "border",  "threads"};
+    if (several_devices) {
+        known.emplace_back("devices");
+        known.emplace_back("policy");
+    }
+    for (const auto& [key, value] : keywords) {
+        const std::string name = key.cast<std::string>();
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string list;
+            for (const auto& option : known) list += (list.empty() ? "" : ", ") + option;
+            throw Error(ErrorKind::invalid_argument,
+                        "unknown option '" + name + "': the options are " + list);
+        }
+    }
+    auto text = [&](const std::string& key) -> std::optional<std::string> {
+        const auto it = given.find(key);
+        if (it == given.end()) return std::nullopt;
+        auto value = keyword_value<std::string>(it->second, key, "a str");
+        if (value.empty()) throw Error(ErrorKind::invalid_argument, key + " is given an empty value");
+        return value;
+    };
+    auto number = [&](const std::string& key) -> std::optional<int> {
+        const auto it = given.find(key);
+        if (it == given.end()) return std::nullopt;
+        return keyword_value<int>(it->second, key, "an int");
+    };
+
+    JobKeywords job;
+    if (auto device = text("device")) job.devices = {*device};
+    if (given.count("devices") != 0) {
+        if (given.count("device") != 0)
+            throw Error(ErrorKind::invalid_argument, "give device (one) or devices (several), not both");
+        job.devices = keyword_value<std::vector<std::string>>(given["devices"], "devices", "a list of str");
+        job.policy = Policy::split;
+    }
+    if (auto policy = text("policy")) job.policy = parse_policy(*policy);
+    if (job.policy == Policy::mirror)
+        throw Error(ErrorKind::invalid_argument, "policy mirror compares devices: use xme.compare()");
+    if (job.policy == Policy::single && job.devices.size() != 1)
+        throw Error(ErrorKind::invalid_argument,
+                    "policy single runs on one device; give policy='split' with devices");
+    if (job.policy == Policy::split && job.devices.size() < 2)
+        throw Error(ErrorKind::invalid_argument, "policy split needs at least two devices in devices=[...]");
+
+    SessionOptions& session = job.session;
+    session.variant = text("variant").value_or("");
+    session.params.block_size = number("block").value_or(session.params.block_size);
+    session.params.range = number("range").value_or(session.params.range);
+    session.params.border = parse_border_mode(text("border").value_or("pad"));
+    session.threads = number("threads").value_or(0);
+    cli::check_thread_count(session.threads, "threads");
+
+    cli::ChainOptions chain;
+    const auto algo = text("algo");
+    const auto search = text("search");
+    const auto subpel = text("subpel");
+    const auto partitions = text("partitions");
+    if (algo && (search || subpel || partitions)) {
+        throw Error(ErrorKind::invalid_argument,
+                    "algo names the whole chain (as fs+hpel or fs+p41+qpel): give algo, or search, subpel "
+                    "and partitions, not both");
+    }
+    if (algo) chain.algorithms = {*algo};
+    if (search) chain.searches = {*search};
+    if (subpel) chain.subpels = {*subpel};
+    if (partitions) chain.partitions = *partitions;
+    const auto lambda = number("lambda_");
+    const auto qp = number("qp");
+    if (lambda && qp) throw Error(ErrorKind::invalid_argument, "give lambda_ or qp, not both");
+    if (lambda) {
+        if (*lambda < 0)  // the CLI's -1 means "not given"
+            throw Error(
+                ErrorKind::invalid_argument,
+                "lambda_ " + std::to_string(*lambda) + " is negative: use 0.." + std::to_string(max_lambda));
+        chain.lambda = *lambda;
+    }
+    if (qp) {
+        if (*qp < 0)
+            throw Error(ErrorKind::invalid_argument, "qp " + std::to_string(*qp) + " is negative: use 0..51");
+        chain.qp = *qp;
+    }
+    chain.predictor = text("predictor").value_or("none");
+    chain.centre = text("center").value_or("zero");
+    chain.refresh = number("refresh").value_or(0);
+    session.params = cli::chains_from(chain, session.params).front();
+    return job;
+}
+
+}  // namespace xme::python

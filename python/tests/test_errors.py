@@ -1,0 +1,92 @@
+"""The Python module's errors: xme's own messages, as exceptions of xme.Error's classes; the devices.
+
+Run by CTest (`ctest -R python`), or from the build tree:
+    PYTHONPATH=build/ci/python python3 python/tests/test_errors.py
+"""
+import unittest
+
+from support import numpy, rng, xme
+
+
+class Errors(unittest.TestCase):
+    def setUp(self):
+        generator = rng(self.id())
+        self.frame = generator.integers(0, 256, size=(32, 48), dtype=numpy.uint8)
+
+    def assert_error(self, kind, text, call):
+        with self.assertRaises(kind) as caught:
+            call()
+        self.assertIn(text, str(caught.exception))
+        self.assertIsInstance(caught.exception, xme.Error)
+        return caught.exception
+
+    def test_bad_sizes(self):
+        error = self.assert_error(xme.InvalidArgument, "a pair's frames must be of one size",
+                                  lambda: xme.estimate(self.frame, self.frame[:, :40]))
+        self.assertEqual((error.kind, error.exit_code), ("invalid_argument", 2))
+        self.assertIsInstance(error, ValueError)
+        self.assert_error(xme.InvalidArgument, "3 dimensions",
+                          lambda: xme.estimate(self.frame[..., None], self.frame[..., None]))
+        self.assert_error(xme.InvalidArgument, "is 48x0",
+                          lambda: xme.estimate(self.frame[:0], self.frame[:0]))
+        self.assert_error(xme.InvalidArgument, "float64 samples",
+                          lambda: xme.estimate(self.frame / 2, self.frame / 2))
+        self.assert_error(xme.InvalidArgument, "is a list", lambda: xme.estimate([[1]], [[1]]))
+        estimator = xme.Estimator(device="cpu")
+        estimator.feed(self.frame)
+        self.assert_error(xme.InvalidArgument, "but the stream's frames are 48x32",
+                          lambda: estimator.feed(self.frame[:16]))
+        estimator.close()
+
+    def test_bad_options(self):
+        self.assert_error(xme.InvalidArgument, "unknown option 'blok'",
+                          lambda: xme.estimate(self.frame, self.frame, blok=8))
+        self.assert_error(xme.InvalidArgument, "block", lambda: xme.estimate(self.frame, self.frame, block=5))
+        self.assert_error(xme.InvalidArgument, "not both",
+                          lambda: xme.estimate(self.frame, self.frame, algo="fs", subpel="hpel"))
+        self.assert_error(xme.InvalidArgument, "is a float",
+                          lambda: xme.estimate(self.frame, self.frame, range=2.5))
+
+    def test_unknown_device(self):
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.estimate(self.frame, self.frame, device="gpu7"))
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.Estimator(device="gpu7").feed(self.frame))
+        self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "gpu7"]))
+        self.assert_error(xme.InvalidArgument, "listed twice",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", "cpu"]))
+
+    def test_unsupported_chain(self):
+        self.assert_error(xme.InvalidArgument, "partitions",
+                          lambda: xme.estimate(self.frame, self.frame, algo="fs+p41", block=8))
+        vulkan = [d for d in xme.devices() if d["backend"] == "vulkan" and d["available"]]
+        if not vulkan:
+            self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
+        name = vulkan[0]["name"]
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="tz"))
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.Estimator(device=name, algo="tz").feed(self.frame))
+        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="tz"))
+
+    def test_missing_video(self):
+        self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))
+
+
+class Devices(unittest.TestCase):
+    def test_every_backend_is_listed_with_a_reason_when_absent(self):
+        devices = xme.devices()
+        by_name = {device["name"]: device for device in devices}
+        self.assertTrue(by_name["cpu"]["available"])
+        self.assertIn("portable", by_name["cpu"]["variants"])
+        self.assertIn("reference", by_name)
+        self.assertEqual(sum(device["default"] for device in devices), 1)
+        for device in devices:
+            if not device["available"]:
+                self.assertTrue(device["reason"], f"{device['name']} is unavailable without a reason")
+        self.assertTrue({"cpu", "cuda", "vulkan"} <= {device["backend"] for device in devices})
+
+if __name__ == "__main__":
+    unittest.main()
