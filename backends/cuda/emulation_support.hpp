@@ -1,17 +1,23 @@
 // Shared by the CUDA emulation tests (qpel_emulation_test.cpp, walk_emulation_test.cpp): one warp as 32
-// fibers on one host thread, frames padded as on the device, and test planes that stress ties and clips.
+// fibers on one host thread, frames padded as on the device, and test planes: patterns that stress ties
+// and clips, a moved smooth texture, crops of a clip.
 #pragma once
 
 #include <ucontext.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels.hpp"
 #include "xme/frame.hpp"
+#include "xme/video.hpp"
 
 namespace xme::cuda::emulation {
 
@@ -177,6 +183,47 @@ inline xme::Plane make_plane(int width, int height, int kind, std::mt19937& rng)
         }
     }
     return plane;
+}
+
+// A smooth texture (so that a walk has a slope to descend) and the same moved by (dx, dy), plus noise.
+inline std::pair<xme::Plane, xme::Plane> moved_texture(int width, int height, std::mt19937& rng, int reach) {
+    std::uniform_int_distribution<int> shift(-reach, reach);
+    const int dx = shift(rng);
+    const int dy = shift(rng);
+    const double fx = std::uniform_real_distribution<double>(0.05, 0.4)(rng);
+    const double fy = std::uniform_real_distribution<double>(0.05, 0.4)(rng);
+    xme::Plane reference(width, height);
+    xme::Plane current(width, height);
+    std::uniform_int_distribution<int> noise(-3, 3);
+    const auto value = [&](int x, int y) {
+        return 128.0 + 60.0 * std::sin(fx * x + 0.3 * y * fy) + 50.0 * std::cos(fy * y - 0.2 * x * fx);
+    };
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            reference.at(x, y) = static_cast<std::uint8_t>(value(x, y));
+            current.at(x, y) = static_cast<std::uint8_t>(
+                std::clamp(static_cast<int>(value(x + dx, y + dy)) + noise(rng), 0, 255));
+        }
+    }
+    return {std::move(reference), std::move(current)};
+}
+
+// Real frames: crops of the clip's frames 0 and `gap` (nothing when it cannot be read here, said so).
+inline std::optional<std::pair<xme::Plane, xme::Plane>> clip_crop(const std::string& path, int gap, int left,
+                                                                  int top, int width, int height) {
+    std::vector<xme::Plane> crops;
+    auto reader = xme::open_video(path);
+    for (int f = 0; f <= gap; ++f) {
+        auto frame = reader->read_frame();
+        if (!frame) return std::nullopt;
+        if (f != 0 && f != gap) continue;
+        xme::Plane crop(width, height);
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) crop.at(x, y) = frame->luma.view().at_clamped(left + x, top + y);
+        }
+        crops.push_back(std::move(crop));
+    }
+    return std::pair{std::move(crops[0]), std::move(crops[1])};
 }
 
 }  // namespace xme::cuda::emulation

@@ -8,7 +8,6 @@
 // printed: `xme_cuda_walk_emulation [CLIP [SEED]]` reruns one. What this cannot check: that vabsdiff4 and
 // __ldg compute what their host stand-ins do, the device's scheduling, and the refinements (which the
 // conformance suite checks on the GPU). Exits 0 when every result equals the reference's bit for bit.
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +21,6 @@
 #include "mean_pyramid.cuh"
 #include "tz_walk.cuh"
 #include "xme/reference_ops.hpp"
-#include "xme/video.hpp"
 
 namespace {
 
@@ -78,29 +76,6 @@ std::unique_ptr<Pair> make_pair(xme::Plane reference, xme::Plane current, int bl
     pair->reference = std::move(reference);
     pair->current = std::move(current);
     return pair;
-}
-
-// A smooth texture (so that a walk has a slope to descend) and the same moved by (dx, dy), plus noise.
-std::pair<xme::Plane, xme::Plane> moved_texture(int width, int height, std::mt19937& rng, int reach) {
-    std::uniform_int_distribution<int> shift(-reach, reach);
-    const int dx = shift(rng);
-    const int dy = shift(rng);
-    const double fx = std::uniform_real_distribution<double>(0.05, 0.4)(rng);
-    const double fy = std::uniform_real_distribution<double>(0.05, 0.4)(rng);
-    xme::Plane reference(width, height);
-    xme::Plane current(width, height);
-    std::uniform_int_distribution<int> noise(-3, 3);
-    const auto value = [&](int x, int y) {
-        return 128.0 + 60.0 * std::sin(fx * x + 0.3 * y * fy) + 50.0 * std::cos(fy * y - 0.2 * x * fx);
-    };
-    for (int y = 0; y < height; ++y) {
-        for (int x = 0; x < width; ++x) {
-            reference.at(x, y) = static_cast<std::uint8_t>(value(x, y));
-            current.at(x, y) = static_cast<std::uint8_t>(
-                std::clamp(static_cast<int>(value(x + dx, y + dy)) + noise(rng), 0, 255));
-        }
-    }
-    return {std::move(reference), std::move(current)};
 }
 
 struct Case {
@@ -261,24 +236,6 @@ void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt199
             }
         }
     }
-}
-
-// Real frames: crops of the clip's frames 0 and `gap` (nothing when it cannot be read here, said so).
-std::optional<std::pair<xme::Plane, xme::Plane>> clip_crop(const std::string& path, int gap, int left,
-                                                           int top, int width, int height) {
-    std::vector<xme::Plane> crops;
-    auto reader = xme::open_video(path);
-    for (int f = 0; f <= gap; ++f) {
-        auto frame = reader->read_frame();
-        if (!frame) return std::nullopt;
-        if (f != 0 && f != gap) continue;
-        xme::Plane crop(width, height);
-        for (int y = 0; y < height; ++y) {
-            for (int x = 0; x < width; ++x) crop.at(x, y) = frame->luma.view().at_clamped(left + x, top + y);
-        }
-        crops.push_back(std::move(crop));
-    }
-    return std::pair{std::move(crops[0]), std::move(crops[1])};
 }
 
 template <int B>
