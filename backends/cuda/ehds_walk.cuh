@@ -56,30 +56,23 @@ XME_QPEL_HD Vector doubled_start(const Bounds& level, Vector above) {
             clamp_int(2 * above.y, level.centre.y - level.range, level.centre.y + level.range)};
 }
 
-// Level `level` (1 or 2) of the block at (x, y) of size b, around the window centre c of level 0.
+// The tracker of level `level` (1 or 2) of the block at (x, y), around level 0's window centre c.
 template <class Warp>
-struct Level {
-    LevelCost cost;
-    Tracker<Warp, LevelCost> tracker;
-
-    XME_QPEL_HD Level(Warp& warp, const SearchJob& job, int level, int x, int y, Vector c)
-        : cost{job.pyramid.current[level - 1],
-               job.pyramid.reference[level - 1],
-               job.pyramid.width[level - 1],
-               job.pyramid.height[level - 1],
-               job.block_size >> level,
-               x >> level,
-               y >> level},
-          tracker{warp, cost, level_bounds(job, level, c), 0, Vector{}, RateKey{}, Vector{}, 0} {}
-
-    static XME_QPEL_HD Bounds level_bounds(const SearchJob& job, int level, Vector c) {
-        const int factor = 1 << level;
-        Bounds b;
-        b.centre = {round_div(c.x, factor), round_div(c.y, factor)};
-        b.range = (job.range + factor - 1) / factor;
-        return b;
-    }
-};
+XME_QPEL_HD Tracker<Warp, LevelCost> level_tracker(Warp& warp, const SearchJob& job, int level, int x, int y,
+                                                   Vector c) {
+    const int factor = 1 << level;
+    Bounds bounds;
+    bounds.centre = {round_div(c.x, factor), round_div(c.y, factor)};
+    bounds.range = (job.range + factor - 1) / factor;
+    const LevelCost cost{job.pyramid.current[level - 1],
+                         job.pyramid.reference[level - 1],
+                         job.pyramid.width[level - 1],
+                         job.pyramid.height[level - 1],
+                         job.block_size >> level,
+                         x >> level,
+                         y >> level};
+    return {warp, cost, bounds, 0, Vector{}, RateKey{}, Vector{}, 0};
+}
 
 // Runs ehds on t (level 0's tracker of the block at (x, y)); returns the candidates of levels 2 and 1,
 // which count alike with t's in the reported number.
@@ -88,15 +81,15 @@ XME_QPEL_HD std::uint32_t ehds_walk(Warp& warp, T& t, const SearchJob& job, int 
     std::uint32_t above = 0;
     Vector level1_best;
     {
-        Level<Warp> level2(warp, job, 2, x, y, t.bounds.centre);
-        const int r = level2.tracker.bounds.range;
-        level2.tracker.step((2 * r + 1) * (2 * r + 1), Exhaustive{level2.tracker.bounds.centre, r});
-        Level<Warp> level1(warp, job, 1, x, y, t.bounds.centre);
-        const Vector s1 = doubled_start(level1.tracker.bounds, level2.tracker.best_pel);
-        level1.tracker.step(1, Two{s1, s1}, false);
-        small_diamond(level1.tracker, level1.tracker.bounds.range);
-        above = level2.tracker.evaluated + level1.tracker.evaluated;
-        level1_best = level1.tracker.best_pel;
+        auto level2 = level_tracker(warp, job, 2, x, y, t.bounds.centre);
+        const int r = level2.bounds.range;
+        level2.step((2 * r + 1) * (2 * r + 1), Exhaustive{level2.bounds.centre, r});
+        auto level1 = level_tracker(warp, job, 1, x, y, t.bounds.centre);
+        const Vector s1 = doubled_start(level1.bounds, level2.best_pel);
+        level1.step(1, Two{s1, s1}, false);
+        small_diamond(level1, level1.bounds.range);
+        above = level2.evaluated + level1.evaluated;
+        level1_best = level1.best_pel;
     }
     const Vector s0 = doubled_start(t.bounds, level1_best);
     if (t.bounds.valid(s0)) {

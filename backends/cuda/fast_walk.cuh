@@ -131,7 +131,7 @@ XME_QPEL_HD Bounds block_bounds(const SearchJob& job, int x, int y, Vector c) {
 template <class Warp, class Cost>
 struct Tracker {
     Warp& warp;
-    const Cost& cost;
+    Cost cost;  // by value: a reference to it would put it (and its users) in local memory
     Bounds bounds;
     int lambda;
     Vector p;  // quarter-pel predictor of the rate term
@@ -167,16 +167,32 @@ struct Tracker {
     }
 };
 
-// Candidate lists for Tracker::step.
+// Candidate lists for Tracker::step, computed rather than read from a table (a local array would live in
+// local memory on the device).
 struct Two {  // a, then b
     Vector a, b;
     XME_QPEL_HD Vector operator()(int i) const { return i == 0 ? a : b; }
 };
-struct Around {  // centre + offsets[i]
+struct Diamond {  // centre + (1, 0), (-1, 0), (0, 1), (0, -1)
     Vector centre;
-    const int (*offsets)[2];
     XME_QPEL_HD Vector operator()(int i) const {
-        return {centre.x + offsets[i][0], centre.y + offsets[i][1]};
+        const int sign = (i & 1) != 0 ? -1 : 1;
+        return {centre.x + (i < 2 ? sign : 0), centre.y + (i < 2 ? 0 : sign)};
+    }
+};
+struct Hexagon {  // centre + (2, 0), (-2, 0), (1, 2), (-1, 2), (1, -2), (-1, -2)
+    Vector centre;
+    XME_QPEL_HD Vector operator()(int i) const {
+        const int sign = (i & 1) != 0 ? -1 : 1;
+        if (i < 2) return {centre.x + 2 * sign, centre.y};
+        return {centre.x + sign, centre.y + (i < 4 ? 2 : -2)};
+    }
+};
+struct Square {  // the 8 neighbours of centre, row by row
+    Vector centre;
+    XME_QPEL_HD Vector operator()(int i) const {
+        const int k = i < 4 ? i : i + 1;  // skips the centre, k = 4
+        return {centre.x + k % 3 - 1, centre.y + k / 3 - 1};
     }
 };
 
@@ -192,17 +208,15 @@ XME_QPEL_HD void start(T& t) {
 // SPEC §11's dia from the current best: at most max_moves moves.
 template <class T>
 XME_QPEL_HD void small_diamond(T& t, int max_moves) {
-    constexpr int kDiamond[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int moves = 0; moves < max_moves; ++moves) {
-        if (!t.step(4, Around{t.best_pel, kDiamond})) break;
+        if (!t.step(4, Diamond{t.best_pel})) break;
     }
 }
 
 // The 8 neighbours of the best, once (the last step of hex and ehds).
 template <class T>
 XME_QPEL_HD void square_neighbours(T& t) {
-    constexpr int kSquare[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-    t.step(8, Around{t.best_pel, kSquare});
+    t.step(8, Square{t.best_pel});
 }
 
 template <class T>
@@ -212,9 +226,8 @@ XME_QPEL_HD void dia_hex_walk(T& t, bool hexagon) {
         small_diamond(t, t.bounds.range);
         return;
     }
-    constexpr int kHexagon[6][2] = {{2, 0}, {-2, 0}, {1, 2}, {-1, 2}, {1, -2}, {-1, -2}};
     for (int moves = 0; moves < t.bounds.range; ++moves) {
-        if (!t.step(6, Around{t.best_pel, kHexagon})) break;
+        if (!t.step(6, Hexagon{t.best_pel})) break;
     }
     square_neighbours(t);
 }
