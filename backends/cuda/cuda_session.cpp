@@ -20,6 +20,7 @@
 #include "cuda_check.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
+#include "mean_pyramid.cuh"
 #include "qpel_refine.hpp"
 #include "rate_fast.hpp"
 #include "xme/accounting.hpp"
@@ -70,7 +71,7 @@ public:
               make_layout(config.options.width, config.options.height, params_.block_size, params_.range)),
           frames_(layout_,
                   FrameExtras{uses_expanded(config.variant), config.variant == Variant::fast_texture,
-                              config.texture_alignment},
+                              config.texture_alignment, params_.search == SearchMethod::ehds},
                   site_) {
         blocks_x_ = blocks_across(config.options.width, params_.block_size);
         blocks_y_ = blocks_across(config.options.height, params_.block_size);
@@ -268,6 +269,11 @@ private:
         for (std::size_t u = 0; u < uploads.size(); ++u) {
             check_launch(launch_pad_frame(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
                          "pad_frame_kernel<<<>>>", site);
+            if (params_.search == SearchMethod::ehds) {
+                check_launch(
+                    launch_mean_pyramid(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
+                    "mean_pyramid_kernel<<<>>>", site);
+            }
         }
         SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
         const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
@@ -384,9 +390,8 @@ private:
                 site);
         }
         if (params_.search != SearchMethod::full) {
-            check_launch(
-                launch_fast_search(job, params_.search == SearchMethod::hexagon, refinement, compute_.get()),
-                "fast_search_kernel<<<>>>", site);
+            check_launch(launch_fast_search(job, fast_search_of(params_.search), refinement, compute_.get()),
+                         "fast_search_kernel<<<>>>", site);
             return;
         }
         const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
@@ -408,6 +413,19 @@ private:
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
         } else {
             check_launch(launch_hpel_exact(job, compute_.get()), "hpel_exact_kernel<<<>>>", site);
+        }
+    }
+
+    static FastSearch fast_search_of(SearchMethod search) {
+        switch (search) {
+            case SearchMethod::hexagon:
+                return FastSearch::hexagon;
+            case SearchMethod::test_zone:
+                return FastSearch::test_zone;
+            case SearchMethod::ehds:
+                return FastSearch::ehds;
+            default:
+                return FastSearch::diamond;
         }
     }
 
@@ -433,6 +451,12 @@ private:
         job.blocks_x = blocks_x_;
         job.blocks_y = blocks_y_;
         job.keys = keys;
+        for (int level = 0; level < 2; ++level) {  // ehds's pyramid (null otherwise)
+            job.pyramid.current[level] = current.levels[level];
+            job.pyramid.reference[level] = reference.levels[level];
+            job.pyramid.width[level] = pyramid_side(layout_.width, level + 1);
+            job.pyramid.height[level] = pyramid_side(layout_.height, level + 1);
+        }
         return job;
     }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "mean_pyramid.cuh"
 #include "xme/params.hpp"
 
 namespace xme::cuda {
@@ -20,7 +21,8 @@ Stream make_stream(const CallSite& site) {
 
 Event make_event(bool timing, const CallSite& site) {
     cudaEvent_t event = nullptr;
-    XME_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming), site);
+    XME_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming),
+                   site);
     return Event(event);
 }
 
@@ -38,7 +40,8 @@ PinnedMemory allocate_pinned(std::size_t bytes, const CallSite& site) {
 
 DeviceMemory make_rank_table(int range, const CallSite& site) {
     std::vector<std::uint32_t> ranks;
-    for (int dy = -range; dy <= range; ++dy) ranks.push_back(static_cast<std::uint32_t>(dy < 0 ? -2 * dy - 1 : 2 * dy));
+    for (int dy = -range; dy <= range; ++dy)
+        ranks.push_back(static_cast<std::uint32_t>(dy < 0 ? -2 * dy - 1 : 2 * dy));
     const std::size_t bytes = ranks.size() * sizeof(std::uint32_t);
     DeviceMemory table = allocate_device(bytes, site);
     XME_CUDA_CHECK(cudaMemcpy(table.get(), ranks.data(), bytes, cudaMemcpyHostToDevice), site);
@@ -66,11 +69,21 @@ ResidentFrames::ResidentFrames(const FrameLayout& layout, FrameExtras extras, co
         // Texture base addresses must be aligned to textureAlignment: allocate that much more.
         slot.pixels = allocate_device(bytes + extras.texture_alignment, site);
         const auto base = reinterpret_cast<std::uintptr_t>(slot.pixels.get());
-        const auto aligned = (base + extras.texture_alignment - 1) / extras.texture_alignment * extras.texture_alignment;
+        const auto aligned =
+            (base + extras.texture_alignment - 1) / extras.texture_alignment * extras.texture_alignment;
         slot.frame.pixels = reinterpret_cast<std::uint8_t*>(aligned);
         if (extras.expanded) {
             slot.expanded = allocate_device(bytes * sizeof(std::uint32_t), site);
             slot.frame.expanded = static_cast<std::uint32_t*>(slot.expanded.get());
+        }
+        if (extras.pyramid) {
+            const auto level_bytes = [&](int level) {
+                return static_cast<std::size_t>(pyramid_side(layout.width, level)) *
+                       static_cast<std::size_t>(pyramid_side(layout.height, level));
+            };
+            slot.levels = allocate_device(level_bytes(1) + level_bytes(2), site);
+            slot.frame.levels[0] = static_cast<std::uint8_t*>(slot.levels.get());
+            slot.frame.levels[1] = slot.frame.levels[0] + level_bytes(1);
         }
         if (extras.texture) {
             cudaResourceDesc resource;
@@ -110,7 +123,8 @@ int ResidentFrames::claim(std::int64_t id, int keep) {
     int victim = -1;
     for (std::size_t i = 0; i < slots_.size(); ++i) {
         if (static_cast<int>(i) == keep) continue;
-        if (victim < 0 || slots_[i].last_use < slots_[static_cast<std::size_t>(victim)].last_use) victim = static_cast<int>(i);
+        if (victim < 0 || slots_[i].last_use < slots_[static_cast<std::size_t>(victim)].last_use)
+            victim = static_cast<int>(i);
     }
     Slot& slot = slots_[static_cast<std::size_t>(victim)];
     slot.id = id;

@@ -64,9 +64,10 @@ using Texture = Handle<cudaTextureObject_t, cudaDestroyTextureObject>;
 
 // What a frame slot holds besides the padded pixels.
 struct FrameExtras {
-    bool expanded = false;  // the fast variants' expanded copy
-    bool texture = false;   // fast-texture's texture object
+    bool expanded = false;                // the fast variants' expanded copy
+    bool texture = false;                 // fast-texture's texture object
     std::size_t texture_alignment = 512;  // cudaDeviceProp::textureAlignment
+    bool pyramid = false;                 // ehds's levels 1 and 2 (launch_mean_pyramid)
 };
 
 class ResidentFrames {
@@ -78,7 +79,9 @@ public:
     // Claims the least recently used slot other than `keep` (-1: none) for frame `id`; the caller
     // then uploads and pads the frame into it, in stream order after every earlier search that read it.
     [[nodiscard]] int claim(std::int64_t id, int keep);
-    [[nodiscard]] const DeviceFrame& frame(int slot) const { return slots_[static_cast<std::size_t>(slot)].frame; }
+    [[nodiscard]] const DeviceFrame& frame(int slot) const {
+        return slots_[static_cast<std::size_t>(slot)].frame;
+    }
     // Forgets every id (after an error left a slot half written).
     void forget();
 
@@ -90,6 +93,7 @@ private:
         DeviceMemory pixels;
         DeviceMemory expanded;
         Texture texture;
+        DeviceMemory levels;
         DeviceFrame frame;
     };
     std::array<Slot, 2> slots_;

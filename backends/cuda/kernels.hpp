@@ -13,21 +13,22 @@ namespace xme::cuda {
 // -margin_x <= x < padded_width + margin_x and -margin_y <= y < padded_height + margin_y, lies at
 // origin[y * pitch + x]; outside the frame it repeats the nearest edge pixel.
 struct FrameLayout {
-    int width = 0;           // W, H of the frame
+    int width = 0;  // W, H of the frame
     int height = 0;
-    int padded_width = 0;    // Wp, Hp: the frame rounded up to whole blocks
+    int padded_width = 0;  // Wp, Hp: the frame rounded up to whole blocks
     int padded_height = 0;
-    int margin_x = 0;        // columns left of x = 0 (a multiple of 16, so that rows of blocks align)
-    int margin_y = 0;        // rows above y = 0
-    int pitch = 0;           // bytes per row (a multiple of 256); the expanded copy has pitch words per row
-    int rows = 0;            // padded_height + 2 * margin_y
+    int margin_x = 0;  // columns left of x = 0 (a multiple of 16, so that rows of blocks align)
+    int margin_y = 0;  // rows above y = 0
+    int pitch = 0;     // bytes per row (a multiple of 256); the expanded copy has pitch words per row
+    int rows = 0;      // padded_height + 2 * margin_y
 };
 
 // One frame resident on the device.
 struct DeviceFrame {
-    std::uint8_t* pixels = nullptr;    // row 0 of the padded frame (-margin_y)
-    std::uint32_t* expanded = nullptr; // fast variants: word c of a row holds bytes c..c+3 of that row
-    cudaTextureObject_t texture = 0;   // fast-texture: pixels as a linear-filtered uchar texture
+    std::uint8_t* pixels = nullptr;     // row 0 of the padded frame (-margin_y)
+    std::uint32_t* expanded = nullptr;  // fast variants: word c of a row holds bytes c..c+3 of that row
+    cudaTextureObject_t texture = 0;    // fast-texture: pixels as a linear-filtered uchar texture
+    std::uint8_t* levels[2] = {};       // ehds: levels 1 and 2 of the mean pyramid (PyramidJob's sizes)
 };
 
 // A block's result on the device: exactly xme::BlockMotion's layout (checked in cuda_session.cpp), so
@@ -42,7 +43,7 @@ struct MotionRecord {
 // SPEC §8 for one job: the rate term, the predictor and the window's centre. Chains with none of them
 // (lambda 0, no predictor, centre 0) take the packed-key path of SPEC §3 and leave this unused.
 struct RateTerm {
-    bool active = false;   // the chain uses this struct: results go to SearchJob::records
+    bool active = false;  // the chain uses this struct: results go to SearchJob::records
     int lambda = 0;
     const MotionRecord* temporal = nullptr;  // temporal predictor: the previous pair's results, or null
                                              // (segment start, predictor none): p = 0
@@ -52,11 +53,20 @@ struct RateTerm {
     int* wavefront = nullptr;                // spatial: blocks_y + 1 zeroed counters (rows done, ticket)
 };
 
+// ehds's mean pyramid (SPEC §11): levels 1 and 2 ([0] and [1]) of both frames, each tightly packed
+// (pitch = width): ceil(W / 2) x ceil(H / 2), then half that again, rounded up.
+struct PyramidJob {
+    const std::uint8_t* current[2] = {};
+    const std::uint8_t* reference[2] = {};
+    int width[2] = {};
+    int height[2] = {};
+};
+
 // One integer search (plus refinement) of a pair of resident frames.
 struct SearchJob {
     FrameLayout layout;
-    const std::uint8_t* current = nullptr;     // pixel (0, 0) of the padded current frame
-    const std::uint8_t* reference = nullptr;   // pixel (0, 0) of the padded reference frame
+    const std::uint8_t* current = nullptr;           // pixel (0, 0) of the padded current frame
+    const std::uint8_t* reference = nullptr;         // pixel (0, 0) of the padded reference frame
     const std::uint32_t* reference_words = nullptr;  // pixel (0, 0) of the expanded reference (fast)
     cudaTextureObject_t reference_texture = 0;       // fast-texture refinement
     const std::uint32_t* dy_ranks = nullptr;  // fast: [dy] = 2|dy| - (dy < 0) for -range <= dy <= range
@@ -68,10 +78,17 @@ struct SearchJob {
     std::uint64_t* keys = nullptr;  // per block, row-major: the packed key (xme/search_key.hpp) of the winner
     RateTerm rate;
     MotionRecord* records = nullptr;  // rate.active: per block, row-major, the result
+    PyramidJob pyramid;               // ehds only
 };
 
 // Raw frame (tightly packed, width x height) to the padded layout, and the expanded copy if asked.
-cudaError_t launch_pad_frame(const std::uint8_t* raw, const FrameLayout& layout, DeviceFrame frame, cudaStream_t stream);
+cudaError_t launch_pad_frame(const std::uint8_t* raw, const FrameLayout& layout, DeviceFrame frame,
+                             cudaStream_t stream);
+
+// ehds's mean pyramid of a raw upload (SPEC §11's 2x2 means): levels 1 and 2 into frame.levels, sized
+// as PyramidJob says (mean_pyramid.cuh's pyramid_side).
+cudaError_t launch_mean_pyramid(const std::uint8_t* raw, const FrameLayout& layout, DeviceFrame frame,
+                                cudaStream_t stream);
 
 // Integer full search (SPEC §2-§3), one launcher per variant; each writes every block's key.
 cudaError_t launch_search_global(const SearchJob& job, cudaStream_t stream);

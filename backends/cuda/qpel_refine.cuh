@@ -293,6 +293,14 @@ struct DeviceWarp {
         return v;
 #endif
     }
+    // How many lanes pass `predicate` (the fast searches' count of candidates evaluated).
+    XME_QPEL_HD std::uint32_t count(bool predicate) const {
+#if defined(__CUDA_ARCH__)
+        return static_cast<std::uint32_t>(__popc(__ballot_sync(0xFFFFFFFFu, predicate)));
+#else
+        return predicate ? 1u : 0u;
+#endif
+    }
     XME_QPEL_HD std::uint32_t min(std::uint32_t key) const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
         return __reduce_min_sync(0xFFFFFFFFu, key);  // one redux.sync

@@ -1,27 +1,14 @@
-// SPEC §8 in device code: the se(v) bit lengths, the predictors, the window around a centre and the
-// key (J, |mv - p|, mv.y, mv.x) that picks the unique best candidate. Shared by the rate-constrained
+// SPEC §8 in device code: the predictors, the window around a centre and the fast kernel's row terms
+// (rate_key.cuh has the se(v) lengths and the key that picks the best). Shared by the rate-constrained
 // kernels (rate_search_block.cu, rate_fast_support.cu, the refinements).
 #pragma once
 
 #include <cstdint>
 
 #include "device_common.cuh"
+#include "rate_key.cuh"
 
 namespace xme::cuda {
-
-// Length of H.264's se(v): k = 2v - 1 for v > 0, -2v otherwise; 2 * floor(log2(k + 1)) + 1.
-__device__ __forceinline__ int se_bits(int v) {
-    const unsigned k = v > 0 ? 2u * static_cast<unsigned>(v) - 1u : 2u * static_cast<unsigned>(-v);
-    return 2 * (31 - __clz(static_cast<int>(k + 1u))) + 1;
-}
-
-struct Vector {
-    int x = 0;
-    int y = 0;
-};
-
-// round(q / 4), halves away from zero (xme::round_quarter_to_pel).
-__device__ __forceinline__ int round_quarter(int q) { return q >= 0 ? (q + 2) / 4 : -((-q + 2) / 4); }
 
 // The temporal predictor, or p = 0 (no predictor, or the first pair of a segment).
 __device__ __forceinline__ Vector temporal_predictor(const RateTerm& rate, int block) {
@@ -95,32 +82,6 @@ __device__ __forceinline__ std::uint32_t rate_row_term(const SearchJob& job, int
     return (static_cast<std::uint32_t>(job.rate.lambda) * bits) << rank_bits | rate_rank_of_row(dy, py);
 }
 
-// SPEC §8's key, compared member by member: J, then |mv - p|_1, then mv.y, then mv.x (quarter-pel).
-struct RateKey {
-    std::uint32_t cost = ~0u;
-    std::uint32_t distance = ~0u;
-    int y = 0x7FFFFFFF;
-    int x = 0x7FFFFFFF;
-};
-
-__device__ __forceinline__ bool operator<(const RateKey& a, const RateKey& b) {
-    if (a.cost != b.cost) return a.cost < b.cost;
-    if (a.distance != b.distance) return a.distance < b.distance;
-    if (a.y != b.y) return a.y < b.y;
-    return a.x < b.x;
-}
-
-// The key of vector mv (quarter-pel) with distortion d and rate weight lambda (4 * lambda for cost4).
-// J fits 32 bits for every lambda SPEC §8 allows: the host checks the bound before a launch.
-__device__ __forceinline__ RateKey rate_key(std::uint32_t distortion, int lambda, int mvx, int mvy,
-                                            Vector p) {
-    const int ex = mvx - p.x;
-    const int ey = mvy - p.y;
-    const std::uint32_t bits = static_cast<std::uint32_t>(se_bits(ex) + se_bits(ey));
-    return {distortion + static_cast<std::uint32_t>(lambda) * bits,
-            static_cast<std::uint32_t>(abs(ex) + abs(ey)), mvy, mvx};
-}
-
 __device__ __forceinline__ RateKey shfl_xor(const RateKey& k, int offset) {
     return {__shfl_xor_sync(0xffffffffu, k.cost, offset), __shfl_xor_sync(0xffffffffu, k.distance, offset),
             __shfl_xor_sync(0xffffffffu, k.y, offset), __shfl_xor_sync(0xffffffffu, k.x, offset)};
@@ -134,30 +95,6 @@ __device__ __forceinline__ RateKey warp_min(RateKey key) {
         if (other < key) key = other;
     }
     return key;
-}
-
-// Column and row ranges of the padded reference that hold SPEC §1's replicated samples (the padding
-// kernel fills whole rows of `pitch` bytes).
-struct Stored {
-    int low_x, high_x, low_y, high_y;
-
-    // Whether the B x B block at (left, top) lies inside: then its samples are read as they are.
-    __device__ __forceinline__ bool holds(int left, int top, int b) const {
-        return left >= low_x && left + b - 1 <= high_x && top >= low_y && top + b - 1 <= high_y;
-    }
-};
-
-__device__ __forceinline__ Stored stored_region(const FrameLayout& f) {
-    return {-f.margin_x, f.pitch - f.margin_x - 1, -f.margin_y, f.padded_height + f.margin_y - 1};
-}
-
-// SPEC §1's pel(x, y) of the reference for any (x, y), also far outside the frame (a window centred on
-// a predictor): beyond the stored margin every sample repeats the stored edge.
-__device__ __forceinline__ int reference_pel(const SearchJob& job, int x, int y) {
-    const Stored s = stored_region(job.layout);
-    x = min(max(x, s.low_x), s.high_x);
-    y = min(max(y, s.low_y), s.high_y);
-    return job.reference[static_cast<std::ptrdiff_t>(y) * job.layout.pitch + x];
 }
 
 // The spatial predictor's wavefront (rate_search_block.cu, fast_search_warp.cu): rows_done[row] counts

@@ -37,9 +37,12 @@ enum class Refinement { none, half, quarter };
 
 // Every chain of fs, fs+hpel and fs+qpel, writing job.records; spatial jobs need job.rate.wavefront zeroed.
 cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
-// SPEC §11's dia (hexagon false) or hex with the refinement, one warp per block (fast_search_warp.cu),
-// writing job.records; spatial jobs need job.rate.wavefront zeroed.
-cudaError_t launch_fast_search(const SearchJob& job, bool hexagon, Refinement refinement,
+// SPEC §11's fast searches with the refinement, one warp per block (fast_search_kernel.cuh), writing
+// job.records; spatial jobs need job.rate.wavefront zeroed; ehds needs job.pyramid (launch_mean_pyramid).
+enum class FastSearch { diamond, hexagon, test_zone, ehds };
+cudaError_t launch_fast_search(const SearchJob& job, FastSearch search, Refinement refinement,
                                cudaStream_t stream);
+cudaError_t launch_fast_search_tz(const SearchJob& job, Refinement refinement, cudaStream_t stream);
+cudaError_t launch_fast_search_ehds(const SearchJob& job, Refinement refinement, cudaStream_t stream);
 
 }  // namespace xme::cuda

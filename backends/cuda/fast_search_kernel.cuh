@@ -1,0 +1,147 @@
+// SPEC §11's fast searches on CUDA: one warp per image block. A fast search is a short, divergent walk
+// (a few candidates per step, each step depending on the last), so the warp walks one block and spends
+// its lanes inside each step (fast_walk.cuh): the block's words sit in the warp's slot of shared memory,
+// a step's candidates are costed side by side, one lane group each. The walk is the reference's step for
+// step, so vectors, costs and evaluated counts are identical. The refinement (§4 or §10) follows in the
+// same warp. The spatial predictor turns the grid into a wavefront: one warp per row of blocks, two
+// blocks behind the row above (rate_search_block.cu says why no deadlock). Each walk's launcher lives in
+// its own .cu (fast_search_warp.cu: dia and hex; tz_search_warp.cu; ehds_search_warp.cu), so that they
+// compile in parallel.
+#pragma once
+
+#include "ehds_walk.cuh"
+#include "hpel_common.cuh"
+#include "qpel_refine.cuh"
+#include "rate_fast.hpp"
+#include "tz_walk.cuh"
+
+namespace xme::cuda {
+
+enum class Walk { dia_hex, tz, ehds };
+
+namespace fast_search {
+
+constexpr int kWarps = 4;  // warps per CUDA block
+
+// SPEC §4 in one warp, the lanes over the block's pixels.
+template <int B>
+__device__ MotionRecord warp_half_pel(const SearchJob& job, int lane, int x, int y, MotionRecord integer,
+                                      Vector p) {
+    const int cx = integer.mv_x / 4;
+    const int cy = integer.mv_y / 4;
+    std::uint32_t sums[9] = {};
+    for (int k = lane; k < B * B; k += 32) {
+        const int px = x + k % B;
+        const int py = y + k / B;
+        const int current4 = 4 * int{job.current[static_cast<std::ptrdiff_t>(py) * job.layout.pitch + px]};
+        int s[3][3];
+#pragma unroll
+        for (int r = 0; r < 3; ++r) {
+#pragma unroll
+            for (int q = 0; q < 3; ++q) s[r][q] = reference_pel(job, px + cx + q - 1, py + cy + r - 1);
+        }
+        add_half_pel_costs(current4, s, sums);
+    }
+    qpel::DeviceWarp warp;
+#pragma unroll
+    for (int n = 0; n < 9; ++n) sums[n] = walk::group_sum(warp, sums[n], 32);
+    return best_rate_position(job, x, y, cx, cy, sums, p, integer.candidates);
+}
+
+template <int B, Refinement R, Walk W>
+__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p, bool hexagon) {
+    const int x = bx * B;
+    const int y = by * B;
+    __shared__ std::uint32_t current[kWarps][32 * 32 / 4];
+    std::uint32_t* words = current[threadIdx.x / 32];
+    for (int k = lane; k < walk::BlockCost<B>::kWords; k += 32) {
+        words[k] = *reinterpret_cast<const std::uint32_t*>(
+            job.current + static_cast<std::ptrdiff_t>(y + k / (B / 4)) * job.layout.pitch + x +
+            4 * (k % (B / 4)));
+    }
+    __syncwarp();
+    qpel::DeviceWarp warp;
+    const walk::BlockCost<B> cost{job, words, x, y};
+    const Vector c = job.rate.centre_on_predictor ? Vector{round_quarter(p.x), round_quarter(p.y)} : Vector{};
+    walk::Tracker<qpel::DeviceWarp, walk::BlockCost<B>> t{
+        warp, cost, walk::block_bounds(job, x, y, c), job.rate.lambda, p, RateKey{}, Vector{}, 0};
+    std::uint32_t above = 0;  // ehds: the candidates of its levels 2 and 1
+    if constexpr (W == Walk::dia_hex) walk::dia_hex_walk(t, hexagon);
+    if constexpr (W == Walk::tz) walk::tz_walk(t);
+    if constexpr (W == Walk::ehds) above = walk::ehds_walk(warp, t, job, x, y);
+    const MotionRecord integer{static_cast<std::int16_t>(4 * t.best_pel.x),
+                               static_cast<std::int16_t>(4 * t.best_pel.y), t.best.cost, t.evaluated + above};
+    if constexpr (R == Refinement::half) return warp_half_pel<B>(job, lane, x, y, integer, p);
+    if constexpr (R == Refinement::quarter)
+        return qpel::refine_qpel_warp<B, kWarps>(job, x, y, integer, p.x, p.y, job.rate.lambda);
+    return integer;
+}
+
+// The refinement is a template argument: a chain without the quarter-pel refinement then has none of
+// its registers or shared scratch (80 registers and 17 KB per CUDA block held hex to 37.5% occupancy).
+template <int B, Refinement R, Walk W>
+__global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job, bool hexagon) {
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if (!job.rate.spatial) {
+        const int block = static_cast<int>(blockIdx.x) * kWarps + warp;
+        if (block >= job.blocks_x * job.blocks_y) return;  // the whole warp leaves together
+        const MotionRecord record =
+            search_block<B, R, W>(job, lane, block % job.blocks_x, block / job.blocks_x,
+                                  temporal_predictor(job.rate, block), hexagon);
+        if (lane == 0) job.records[block] = record;
+        return;
+    }
+    int by = 0;
+    if (lane == 0) by = atomicAdd(job.rate.wavefront + job.blocks_y, 1);  // the row ticket
+    by = __shfl_sync(0xffffffffu, by, 0);
+    if (by >= job.blocks_y) return;
+    for (int bx = 0; bx < job.blocks_x; ++bx) {
+        if (lane == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
+        __syncwarp();
+        const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
+        const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p, hexagon);
+        if (lane == 0) publish_final(job, bx, by, record);
+        __syncwarp();
+    }
+}
+
+template <int B, Walk W>
+cudaError_t launch_sized(const SearchJob& job, bool hexagon, Refinement refinement, unsigned grid,
+                         cudaStream_t stream) {
+    switch (refinement) {
+        case Refinement::none:
+            fast_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            break;
+        case Refinement::half:
+            fast_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            break;
+        case Refinement::quarter:
+            fast_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            break;
+    }
+    return cudaGetLastError();
+}
+
+// Every block size of walk W (ehds: 8 and up, as SearchParams requires).
+template <Walk W>
+cudaError_t launch_walk(const SearchJob& job, bool hexagon, Refinement refinement, cudaStream_t stream) {
+    const int units = job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y;
+    const auto grid = static_cast<unsigned>((units + kWarps - 1) / kWarps);
+    switch (job.block_size) {
+        case 4:
+            if constexpr (W == Walk::ehds)
+                return cudaErrorInvalidValue;
+            else
+                return launch_sized<4, W>(job, hexagon, refinement, grid, stream);
+        case 8:
+            return launch_sized<8, W>(job, hexagon, refinement, grid, stream);
+        case 16:
+            return launch_sized<16, W>(job, hexagon, refinement, grid, stream);
+        default:
+            return launch_sized<32, W>(job, hexagon, refinement, grid, stream);
+    }
+}
+
+}  // namespace fast_search
+}  // namespace xme::cuda
