@@ -5,10 +5,13 @@
 # staged one as tools/device/cuda_ops_check.sh stages it (XME_BUILD=.device/build), with the clips in
 # .device/clips (XME_TEST_CLIP_DIR) or tools/make_test_clips.sh's output.
 #   OUT=$OUT tools/device/vulkan_ops_check.sh
+# XME_BENCH_BACKENDS (default cuda:0,vulkan:0) names the bench's devices: vulkan:0 alone for a build
+# without CUDA (the build made here with Vulkan, carried; CUDA's rows then come from a build made there).
 # Steps: the conformance rows for vulkan under the validation layer (transforms with IEEE 1180, every
 # §8 operation row), `xme compare` against the CPU for the three settings of the task, then a bench
 # of fs and fs+hpel with and without `--qp 28 --predictor temporal`, cuda:0 beside vulkan:0.
 set -uo pipefail
+bench_backends=${XME_BENCH_BACKENDS:-cuda:0,vulkan:0}
 B=${XME_BUILD:-build/portable}
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
 export XME_TEST_CLIP_DIR=${XME_TEST_CLIP_DIR:-$PWD/.device/clips}
@@ -36,10 +39,10 @@ for settings in "--algo fs --qp 28 --predictor temporal" \
 done
 for rate in "" "--qp 28 --predictor temporal"; do
     name="bench_$(echo "fs $rate" | tr -c 'a-z0-9' '_')"
-    TAIL=14 step "$name" 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
+    TAIL=14 step "$name" 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
         --blocks 16 --ranges 16 --algos fs,fs+hpel $rate --pairs 10 --no-sad-peak
 done
-TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends cuda:0,vulkan:0 --variants fast --sizes 1920x1080 \
+TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
     --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
 echo "=== summary"
 cat "$OUT/summary.txt"
