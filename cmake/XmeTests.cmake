@@ -12,8 +12,10 @@ endforeach()
 # The cli suite in two entries that `ctest -j` runs side by side (under the sanitizers it is the
 # longest after the CPU conformance): the option files, and every other file of the suite.
 set(xme_cli_option_files "*test_cli.cpp,*test_cli_promises.cpp,*test_cli_redirect.cpp")
-add_test(NAME cli_options COMMAND xme_tests --test-suite=cli "--source-file=${xme_cli_option_files}")
-add_test(NAME cli_runs COMMAND xme_tests --test-suite=cli "--source-file-exclude=${xme_cli_option_files}")
+if(NOT xme_tests_threaded_only)
+  add_test(NAME cli_options COMMAND xme_tests --test-suite=cli "--source-file=${xme_cli_option_files}")
+  add_test(NAME cli_runs COMMAND xme_tests --test-suite=cli "--source-file-exclude=${xme_cli_option_files}")
+endif()
 # The conformance suite on one device family, optionally on one shard of its rows only ("k/n": see
 # XME_TEST_SHARD in tests/test_support.hpp).
 function(xme_conformance_test name device)
@@ -46,8 +48,8 @@ endif()
 get_property(xme_all_tests DIRECTORY PROPERTY TESTS)
 set_property(TEST ${xme_all_tests} APPEND PROPERTY ENVIRONMENT OMP_WAIT_POLICY=passive)
 # The longest tests first (CTest starts higher COST earlier), so that two cores end together.
-set_tests_properties(cli_options cli_runs PROPERTIES COST 60)
 if(NOT xme_tests_threaded_only)
+  set_tests_properties(cli_options cli_runs PROPERTIES COST 60)
   set_tests_properties(conformance_cpu_rows_0 conformance_cpu_rows_1 PROPERTIES COST 100)
   # Vulkan's conformance on lavapipe is the longest test since the §8 rows: first, beside the rest.
   set_tests_properties(conformance_vulkan PROPERTIES COST 200)
