@@ -10,15 +10,7 @@
 #   tools/device/cuda_walk_check.sh performance   xme bench of fs, tz and ehds side by side
 set -uo pipefail
 mode=${1:?usage: tools/device/cuda_walk_check.sh correctness|performance}
-B=${XME_BUILD:-.device/build}
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
-export XME_TEST_CLIP_DIR=$PWD/.device/clips
-OUT=${OUT:-gpu-check}
-mkdir -p "$OUT"
-xme=$B/tools/xme
-tests=$B/tests/xme_tests
-clip=$XME_TEST_CLIP_DIR/vtest.y4m
-source "$(dirname "$0")/step.sh"
+source "$(dirname "$0")/step.sh"  # B, $OUT, xme, tests, clip, step
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 
 if [ "$mode" = correctness ]; then

@@ -17,15 +17,7 @@
 # Logs and the bench's CSV, JSON and chart go to $OUT.
 set -uo pipefail
 mode=${1:?usage: tools/device/gpu_check.sh correctness|performance}
-B=${XME_BUILD:-.device/build}
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
-export XME_TEST_CLIP_DIR=$PWD/.device/clips
-OUT=${OUT:-gpu-check}
-mkdir -p "$OUT"
-xme=$B/tools/xme
-tests=$B/tests/xme_tests
-clip=$XME_TEST_CLIP_DIR/vtest.y4m
-source "$(dirname "$0")/step.sh"
+source "$(dirname "$0")/step.sh"  # B, $OUT, xme, tests, clip, step
 
 source "$(dirname "$0")/vulkan_env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"

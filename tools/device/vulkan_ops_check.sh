@@ -12,15 +12,9 @@
 # of fs and fs+hpel with and without `--qp 28 --predictor temporal`, cuda:0 beside vulkan:0.
 set -uo pipefail
 bench_backends=${XME_BENCH_BACKENDS:-cuda:0,vulkan:0}
-B=${XME_BUILD:-build/portable}
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$B/runtime-libs"
-export XME_TEST_CLIP_DIR=${XME_TEST_CLIP_DIR:-$PWD/.device/clips}
+B=build/portable
 OUT=${OUT:-vulkan-ops-check}
-mkdir -p "$OUT"
-xme=$B/tools/xme
-tests=$B/tests/xme_tests
-clip=$XME_TEST_CLIP_DIR/vtest.y4m
-source "$(dirname "$0")/step.sh"
+source "$(dirname "$0")/step.sh"  # B, $OUT, xme, tests, clip, step
 source "$(dirname "$0")/vulkan_env.sh"
 echo "driver: $nvidia_egl; validation layer: $validation"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
