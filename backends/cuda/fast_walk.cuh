@@ -42,9 +42,26 @@ XME_QPEL_HD std::uint32_t group_sum(Warp& warp, std::uint32_t v, int lanes) {
     return v;
 }
 
-// The least key over the warp; every lane gets it.
+// The least key over the warp; every lane gets it. On sm_80+ as `redux.sync.min`s, field by field among
+// the lanes still tied (cost, then distance, then y, then x, signed as unsigned by flipping the sign
+// bit): the shuffle ladder takes five rounds of four shuffles and a four-field compare, a dependent
+// chain in every step of a walk. A step whose every key is invalid gives the invalid key.
 template <class Warp>
 XME_QPEL_HD RateKey key_min(Warp& warp, RateKey key) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    (void)warp;
+    constexpr unsigned kAll = 0xFFFFFFFFu;
+    constexpr std::uint32_t kSign = 0x80000000u;
+    const std::uint32_t cost = __reduce_min_sync(kAll, key.cost);
+    if (cost == RateKey{}.cost) return RateKey{};
+    bool tied = key.cost == cost;
+    const std::uint32_t distance = __reduce_min_sync(kAll, tied ? key.distance : ~0u);
+    tied = tied && key.distance == distance;
+    const std::uint32_t y = __reduce_min_sync(kAll, tied ? static_cast<std::uint32_t>(key.y) ^ kSign : ~0u);
+    tied = tied && (static_cast<std::uint32_t>(key.y) ^ kSign) == y;
+    const std::uint32_t x = __reduce_min_sync(kAll, tied ? static_cast<std::uint32_t>(key.x) ^ kSign : ~0u);
+    return {cost, distance, static_cast<int>(y ^ kSign), static_cast<int>(x ^ kSign)};
+#else
     for (int offset = 16; offset > 0; offset >>= 1) {
         const RateKey other{warp.shfl_xor(key.cost, offset), warp.shfl_xor(key.distance, offset),
                             static_cast<int>(warp.shfl_xor(static_cast<std::uint32_t>(key.y), offset)),
@@ -52,6 +69,7 @@ XME_QPEL_HD RateKey key_min(Warp& warp, RateKey key) {
         if (other < key) key = other;
     }
     return key;
+#endif
 }
 
 // The SAD of the B x B block at (x, y) of the current frame (its words, 4 pixels each, row-major, in
@@ -81,14 +99,20 @@ struct BlockCost {
         const int top = y + pel.y;
         const bool stored = stored_region(f).holds(left, top, B);
         std::uint32_t sad = 0;
-        for (int k = sub; k < kWords; k += lanes) {
-            const int j = k / kRowWords;
-            const int column = left + 4 * (k % kRowWords);
-            const std::uint32_t ref =
-                stored
-                    ? read_only(job.reference_words + static_cast<std::ptrdiff_t>(top + j) * f.pitch + column)
-                    : clamped_word(column, top + j);
-            sad = absdiff4(words[k], ref, sad);
+        if (stored) {
+            // Four loads in flight per lane: in a wide step (tz's raster: 32 candidates, one lane each) a
+            // lane reads its candidate's words alone, and one at a time it would wait out each load.
+            const std::uint32_t* origin =
+                job.reference_words + static_cast<std::ptrdiff_t>(top) * f.pitch + left;
+            XME_QPEL_UNROLL_BY_4
+            for (int k = sub; k < kWords; k += lanes) {
+                const std::uint32_t ref = read_only(
+                    origin + static_cast<std::ptrdiff_t>(k / kRowWords) * f.pitch + 4 * (k % kRowWords));
+                sad = absdiff4(words[k], ref, sad);
+            }
+        } else {
+            for (int k = sub; k < kWords; k += lanes)
+                sad = absdiff4(words[k], clamped_word(left + 4 * (k % kRowWords), top + k / kRowWords), sad);
         }
         return group_sum(warp, sad, lanes);
     }

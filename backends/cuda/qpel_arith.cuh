@@ -16,7 +16,9 @@
 #if defined(__CUDA_ARCH__)
 #define XME_QPEL_UNROLL _Pragma("unroll")
 #define XME_QPEL_NO_UNROLL _Pragma("unroll 1")
+#define XME_QPEL_UNROLL_BY_4 _Pragma("unroll 4")
 #else
+#define XME_QPEL_UNROLL_BY_4
 #define XME_QPEL_UNROLL
 #define XME_QPEL_NO_UNROLL
 #endif
