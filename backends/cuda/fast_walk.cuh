@@ -100,15 +100,32 @@ struct BlockCost {
         const bool stored = stored_region(f).holds(left, top, B);
         std::uint32_t sad = 0;
         if (stored) {
-            // Four loads in flight per lane: in a wide step (tz's raster: 32 candidates, one lane each) a
-            // lane reads its candidate's words alone, and one at a time it would wait out each load.
+            // The words' addresses advance by constants, four loads in flight per lane: a lane of a wide
+            // step (tz's raster: 32 candidates, one lane each) reads its candidate's words alone, and one
+            // at a time, each with its own address arithmetic, it would wait out every load.
             const std::uint32_t* origin =
                 job.reference_words + static_cast<std::ptrdiff_t>(top) * f.pitch + left;
-            XME_QPEL_UNROLL_BY_4
-            for (int k = sub; k < kWords; k += lanes) {
-                const std::uint32_t ref = read_only(
-                    origin + static_cast<std::ptrdiff_t>(k / kRowWords) * f.pitch + 4 * (k % kRowWords));
-                sad = absdiff4(words[k], ref, sad);
+            if (lanes >= kRowWords) {  // a lane keeps one column of words and steps down the rows
+                const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(lanes / kRowWords) * f.pitch;
+                const std::uint32_t* ref =
+                    origin + static_cast<std::ptrdiff_t>(sub / kRowWords) * f.pitch + 4 * (sub % kRowWords);
+                XME_QPEL_UNROLL_BY_4
+                for (int k = sub; k < kWords; k += lanes, ref += stride)
+                    sad = absdiff4(words[k], read_only(ref), sad);
+            } else if (lanes == 1) {  // the whole candidate: rows down, each row's words unrolled
+                const std::uint32_t* row = origin;
+                XME_QPEL_UNROLL_BY_4
+                for (int j = 0; j < B; ++j, row += f.pitch) {
+                    XME_QPEL_UNROLL
+                    for (int c = 0; c < kRowWords; ++c)
+                        sad = absdiff4(words[j * kRowWords + c], read_only(row + 4 * c), sad);
+                }
+            } else {  // several words of every row
+                const std::uint32_t* row = origin;
+                for (int j = 0; j < B; ++j, row += f.pitch) {
+                    for (int c = sub; c < kRowWords; c += lanes)
+                        sad = absdiff4(words[j * kRowWords + c], read_only(row + 4 * c), sad);
+                }
             }
         } else {
             for (int k = sub; k < kWords; k += lanes)
