@@ -402,6 +402,15 @@ private:
             return;
         }
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
+        if (refinement == Refinement::quarter && params_.lambda == 0 &&
+            params_.predictor == Predictor::none) {
+            // (J, |mv - p|, y, x) with J = SAD and p = 0 is the plain key's order: its kernel, without the
+            // rate rows, then the refinement from its keys (fs+qpel 4-5 µs less per 1080p frame, H100).
+            check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
+            check_launch(launch_qpel_refine_plain_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>",
+                         site);
+            return;
+        }
         check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
         if (refinement == Refinement::quarter) {  // reads the keys itself: no records kernel
             check_launch(launch_qpel_refine_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);

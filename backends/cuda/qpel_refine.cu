@@ -5,6 +5,7 @@
 #include "qpel_refine.cuh"
 #include "qpel_refine.hpp"
 #include "rate_common.cuh"
+#include "xme/search_key.hpp"
 
 namespace xme::cuda {
 namespace {
@@ -12,15 +13,33 @@ namespace {
 constexpr int kWarps = qpel::kMaxWarpsPerBlock;
 constexpr int kThreads = 32 * kWarps;
 
-// kFromKeys: the integer winner is job.keys[block] (the fast search's), decoded here rather than by a
-// keys-to-records kernel of its own (one launch less per frame); else job.records[block].
-template <int B, bool kFromKeys>
+// Where a block's integer winner comes from: its record, or a fast search's key decoded here rather than
+// by a keys-to-records kernel of its own (one launch less per frame): the rate kernel's (rate_common.cuh)
+// or the plain kernel's (xme/search_key.hpp).
+enum class Winner { record, rate_key, plain_key };
+
+__device__ __forceinline__ MotionRecord record_of_plain_key(const SearchJob& job, int block) {
+    const std::uint64_t key = job.keys[block];
+    const int x = (block % job.blocks_x) * job.block_size;
+    const int y = (block / job.blocks_x) * job.block_size;
+    return {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
+            key_cost(key), window_candidates(candidate_window(job, x, y))};
+}
+
+template <Winner W>
+__device__ __forceinline__ MotionRecord integer_winner_of(const SearchJob& job, int block) {
+    if constexpr (W == Winner::rate_key) return record_of_fast_key(job, block);
+    if constexpr (W == Winner::plain_key) return record_of_plain_key(job, block);
+    return job.records[block];
+}
+
+template <int B, Winner W>
 __global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
     const int block = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
     if (block >= job.blocks_x * job.blocks_y) return;  // whole warps: the rest stay converged
     const int x = (block % job.blocks_x) * B;
     const int y = (block / job.blocks_x) * B;
-    const MotionRecord integer = kFromKeys ? record_of_fast_key(job, block) : job.records[block];
+    const MotionRecord integer = integer_winner_of<W>(job, block);
     int px = 0;
     int py = 0;
     if (job.rate.temporal != nullptr) {
@@ -33,7 +52,7 @@ __global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
 
 bool word_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; }
 
-template <bool kFromKeys>
+template <Winner W>
 cudaError_t launch(const SearchJob& job, cudaStream_t stream) {
     const FrameLayout& f = job.layout;
     if (job.rate.lambda < 0 || job.rate.lambda > qpel::kMaxLambda || !word_aligned(job.reference) ||
@@ -46,16 +65,16 @@ cudaError_t launch(const SearchJob& job, cudaStream_t stream) {
     const unsigned grid = static_cast<unsigned>((blocks + kWarps - 1) / kWarps);
     switch (job.block_size) {
         case 4:
-            qpel_refine_kernel<4, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<4, W><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 8:
-            qpel_refine_kernel<8, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<8, W><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 16:
-            qpel_refine_kernel<16, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<16, W><<<grid, kThreads, 0, stream>>>(job);
             break;
         case 32:
-            qpel_refine_kernel<32, kFromKeys><<<grid, kThreads, 0, stream>>>(job);
+            qpel_refine_kernel<32, W><<<grid, kThreads, 0, stream>>>(job);
             break;
         default:
             return cudaErrorInvalidValue;
@@ -66,11 +85,15 @@ cudaError_t launch(const SearchJob& job, cudaStream_t stream) {
 }  // namespace
 
 cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream) {
-    return launch<false>(job, stream);
+    return launch<Winner::record>(job, stream);
 }
 
 cudaError_t launch_qpel_refine_keys(const SearchJob& job, cudaStream_t stream) {
-    return launch<true>(job, stream);
+    return launch<Winner::rate_key>(job, stream);
+}
+
+cudaError_t launch_qpel_refine_plain_keys(const SearchJob& job, cudaStream_t stream) {
+    return launch<Winner::plain_key>(job, stream);
 }
 
 }  // namespace xme::cuda
