@@ -16,6 +16,7 @@
 #include "dct_runner.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
+#include "partition_runner.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
@@ -27,7 +28,9 @@ constexpr int kOldestSupported = 75;  // compute capability 7.5 (GeForce GTX 16x
 const std::vector<std::string>& variant_names() {
     // The first is the default. Half-pel refinement is bit-exact in all of them (fast-texture included:
     // see hpel_texture.cu), so every one is checked with tolerance 0.
-    static const std::vector<std::string> names{"fast", "fast-texture", "global", "shared", "candidate"};
+    // p41-002 runs SPEC §9's partitions alone (partition_runner.hpp).
+    static const std::vector<std::string> names{"fast",   "fast-texture", "global",
+                                                "shared", "candidate",    kPositionsVariant};
     return names;
 }
 
@@ -113,13 +116,9 @@ public:
 
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const SearchParams& p = options.params;
-        if (p.partitions == Partitions::all) {
-            return Support::no(
-                info_.name +
-                " does not run the 41 partitions of SPEC §9 yet (fs and §11's fast searches with every "
-                "refinement, rate term and predictor it does): run this chain with --backend cpu (it "
-                "computes every chain) or --backend reference (the scalar oracle: slow)");
-        }
+        const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
+        if (p.partitions == Partitions::all || variant == kPositionsVariant)
+            return partition_support(info_, variant, options);
         if (!uses_records(p)) return full_search_chains_only(info_, options);
         // SPEC §8's rate term, predictors and centre, §10's quarter-pel: the fast variants' kernels
         // (rate_fast.hpp, qpel_refine.hpp).
@@ -131,7 +130,6 @@ public:
         without_rate.params.search = SearchMethod::full;
         Support support = full_search_chains_only(info_, without_rate);
         if (!support.supported) return support;
-        const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
         if (variant != "fast" && variant != "fast-texture") {
             return Support::no(
                 info_.name + " variant " + variant +

@@ -15,12 +15,14 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
 #include "mean_pyramid.cuh"
+#include "partition_runner.hpp"
 #include "qpel_refine.hpp"
 #include "rate_fast.hpp"
 #include "xme/accounting.hpp"
@@ -35,6 +37,7 @@ Variant parse_variant(const std::string& name) {
     if (name == "global") return Variant::global;
     if (name == "shared") return Variant::shared;
     if (name == "candidate") return Variant::candidate;
+    if (name == kPositionsVariant) return Variant::p41_002;
     return Variant::fast;
 }
 
@@ -47,7 +50,9 @@ namespace {
 
 constexpr int kStages = 3;  // pairs in flight
 
-bool uses_expanded(Variant v) { return v == Variant::fast || v == Variant::fast_texture; }
+bool uses_expanded(Variant v) {
+    return v == Variant::fast || v == Variant::fast_texture || v == Variant::p41_002;
+}
 
 // Records are downloaded straight into MotionField::blocks.
 static_assert(sizeof(MotionRecord) == sizeof(BlockMotion) &&
@@ -79,7 +84,9 @@ public:
             static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
         const auto blocks = static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_);
         const std::size_t key_bytes = sizeof(std::uint64_t) * blocks;
-        rate_ = uses_records(params_);
+        // SPEC §9's partitions write records of their own (partition_runner.hpp), never keys or records.
+        partitions_ = params_.partitions == Partitions::all;
+        rate_ = !partitions_ && uses_records(params_);
         const std::size_t record_bytes = rate_ ? sizeof(MotionRecord) * blocks : 0;
         if (uses_expanded(config.variant)) dy_ranks_ = make_rank_table(params_.range, site_);
         upload_ = make_stream(site_);
@@ -127,6 +134,10 @@ public:
             s.done = make_event(false, site_);
             s.start = make_event(true, site_);
             s.stop = make_event(true, site_);
+        }
+        if (partitions_) {
+            partition_runner_ = std::make_unique<PartitionRunner>(params_, config.variant == Variant::p41_002,
+                                                                  blocks_x_ * blocks_y_, kStages, site_);
         }
     }
 
@@ -277,7 +288,9 @@ private:
         }
         SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
         const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
-        if (rate_) {
+        if (partitions_) {
+            partition_runner_->launch(job, stage_index, compute_.get(), site);
+        } else if (rate_) {
             job.records = s.records;
             job.rate = rate_term(pair, s, site);
             search_with_rate(job, key_bytes, site);
@@ -287,7 +300,9 @@ private:
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
-        if (rate_) {
+        if (partitions_) {
+            partition_runner_->download(stage_index, download_.get(), site);
+        } else if (rate_) {
             const std::size_t record_bytes =
                 sizeof(MotionRecord) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
             XME_CUDA_CHECK(cudaMemcpyAsync(s.records_host, s.records, record_bytes + result_guard_bytes,
@@ -322,6 +337,7 @@ private:
                 break;
             case Variant::fast:
             case Variant::fast_texture:
+            case Variant::p41_002:  // runs partitions only (partition_support): never here
                 XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
                 check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
                 break;
@@ -480,6 +496,13 @@ private:
         XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
         MotionField field(config_.options.width, config_.options.height, params_.block_size,
                           cost_kind_of(params_));
+        if (partitions_) {
+            partition_runner_->fill(e.stage, field, config_.device_name);
+            e.result.field = std::move(field);
+            e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+            e.finished = true;
+            return;
+        }
         if (rate_) {
             std::memcpy(static_cast<void*>(field.blocks.data()), s.records_host,
                         sizeof(MotionRecord) * field.blocks.size());
@@ -522,7 +545,9 @@ private:
     FrameLayout layout_;
     ResidentFrames frames_;
     DeviceMemory dy_ranks_;
-    bool rate_ = false;                           // SPEC §8's chains: records instead of keys
+    bool rate_ = false;        // SPEC §8's chains: records instead of keys
+    bool partitions_ = false;  // SPEC §9: the partition runner's records
+    std::unique_ptr<PartitionRunner> partition_runner_;
     RateRows rows_;                               // the fast path's key layout
     DeviceMemory wavefront_;                      // the spatial predictor's row counters
     const MotionRecord* last_records_ = nullptr;  // the last pair's results on the device

@@ -9,8 +9,9 @@
 
 namespace xme::cuda {
 
-// The implementation strategies a CUDA device offers; the names are DeviceInfo::variants.
-enum class Variant { fast, fast_texture, global, shared, candidate };
+// The implementation strategies a CUDA device offers; the names are DeviceInfo::variants. p41_002
+// ("p41-002") runs SPEC §9's partitions alone, in 002's design (partition_search.cuh).
+enum class Variant { fast, fast_texture, global, shared, candidate, p41_002 };
 
 [[nodiscard]] Variant parse_variant(const std::string& name);
 

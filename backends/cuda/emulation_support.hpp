@@ -9,6 +9,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -224,6 +226,32 @@ inline std::optional<std::pair<xme::Plane, xme::Plane>> clip_crop(const std::str
         crops.push_back(std::move(crop));
     }
     return std::pair{std::move(crops[0]), std::move(crops[1])};
+}
+
+// The clip to take real frames from: its .y4m twin when this build has no FFmpeg; empty, with a line
+// saying so, when it is not here (the test then runs on random frames alone).
+inline std::string usable_clip(std::string clip) {
+    if (!clip.empty() && !xme::ffmpeg_available())
+        clip = std::filesystem::path(clip).replace_extension(".y4m").string();
+    if (!clip.empty() && !std::filesystem::exists(clip)) {
+        std::printf("clip frames skipped: %s is not here\n", clip.c_str());
+        clip.clear();
+    }
+    return clip;
+}
+
+// Runs result(c) for every case and compares it with expected(c) by `same`; prints the first `shown`
+// mismatches with describe(c, got) and returns how many there were.
+template <class Case, class Result, class Expected, class Same, class Describe>
+int count_mismatches(const std::vector<Case>& cases, Result result, Expected expected, Same same,
+                     Describe describe, int shown = 10) {
+    int mismatches = 0;
+    for (const Case& c : cases) {
+        const auto got = result(c);
+        if (same(got, expected(c))) continue;
+        if (++mismatches <= shown) describe(c, got);
+    }
+    return mismatches;
 }
 
 }  // namespace xme::cuda::emulation

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -278,15 +277,9 @@ int check_block_size(std::mt19937& rng, int frames, const std::string& clip) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string clip = argc > 1 ? argv[1] : "";
+    const std::string clip = usable_clip(argc > 1 ? argv[1] : "");
     const unsigned seed =
         argc > 2 ? static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10)) : std::random_device{}();
-    if (!clip.empty() && !xme::ffmpeg_available())
-        clip = std::filesystem::path(clip).replace_extension(".y4m").string();
-    if (!clip.empty() && !std::filesystem::exists(clip)) {
-        std::printf("clip frames skipped: %s is not here\n", clip.c_str());
-        clip.clear();
-    }
     std::printf("seed %u (rerun: xme_cuda_walk_emulation '%s' %u)\n", seed, clip.c_str(), seed);
     std::mt19937 rng(seed);
     int mismatches = 0;

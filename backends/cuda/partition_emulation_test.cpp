@@ -1,0 +1,172 @@
+// Checks the CUDA partition search's device code (partition_search.cuh, SPEC §9) against the reference on
+// the host, without a GPU: each thread's work (fast_thread_bests, positions_thread_bests) runs for every
+// thread of a macroblock's CUDA block, their keys are reduced with min (what the kernels' warp mins,
+// shared atomicMin and binary reduction compute, in any order), then the decode and the mode decision.
+// What this cannot check: that vabsdiff4 and the plain C++ beside it agree, and the device's scheduling
+// (compute-sanitizer's racecheck does, on the GPU: tools/device/cuda_p41_check.sh).
+// Random frames (noise, clipping patterns, nearly flat, a moved texture) and crops of the clip, both border
+// modes, lambda 0, small and qp 51's, partial macroblocks. A fresh seed each run, printed.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "emulation_support.hpp"
+#include "partition_search.cuh"
+#include "partition_tables.hpp"
+#include "xme/partitions.hpp"
+
+namespace {
+
+using xme::cuda::SearchJob;
+using namespace xme::cuda::emulation;
+namespace p41 = xme::cuda::p41;
+
+enum class Design { fast, positions };
+constexpr int kThreads = 128;  // as partition_search.cu's CUDA blocks
+
+struct Pair {
+    xme::Plane reference, current;
+    PaddedFrame padded_reference, padded_current;
+    xme::cuda::PartitionTables tables;
+};
+
+struct Case {
+    const Pair* pair;
+    SearchJob job;
+    int lambda;
+    int mb;
+    Design design;
+};
+
+p41::PartitionRecord run(const Case& c) {
+    const p41::Tables t{c.pair->tables.terms.data(), c.pair->tables.offsets.data(), c.pair->tables.rank_bits};
+    std::uint32_t bests[p41::kPartitions];
+    p41::clear_bests(bests);
+    for (int thread = 0; thread < kThreads; ++thread) {
+        std::uint32_t mine[p41::kPartitions];
+        if (c.design == Design::fast) {
+            p41::fast_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+        } else {
+            p41::positions_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+        }
+        for (int i = 0; i < p41::kPartitions; ++i) bests[i] = p41::min_key(bests[i], mine[i]);
+    }
+    p41::PartitionRecord record{};
+    for (int i = 0; i < p41::kPartitions; ++i)
+        record.partitions[i] = p41::partition_record(c.job, t, c.mb, bests[i]);
+    p41::decide_mode(record);
+    return record;
+}
+
+xme::MacroblockResult expected(const Case& c) {
+    xme::reference::BlockSearch search;
+    const Pair& p = *c.pair;
+    search.reference = {p.reference.data(), p.reference.width(), p.reference.height(), p.reference.width()};
+    search.current = {p.current.data(), p.current.width(), p.current.height(), p.current.width()};
+    search.x = c.mb % c.job.blocks_x * 16;
+    search.y = c.mb / c.job.blocks_x * 16;
+    search.range = c.job.range;
+    search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
+    search.lambda = c.lambda;
+    return xme::reference::partition_search(search, false);
+}
+
+bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
+    for (int i = 0; i < p41::kPartitions; ++i) {
+        const auto& r = want.partitions[static_cast<std::size_t>(i)];
+        const auto& g = got.partitions[i];
+        if (g.mv_x != r.mv.x || g.mv_y != r.mv.y || g.cost != r.cost || g.candidates != r.candidates)
+            return false;
+    }
+    std::uint32_t modes = static_cast<std::uint32_t>(want.decision.mode);
+    for (int q = 0; q < 4; ++q)
+        modes |= static_cast<std::uint32_t>(want.decision.sub_modes[static_cast<std::size_t>(q)])
+                 << (8 * (q + 1));
+    return got.modes == modes && got.cost == want.decision.cost;
+}
+
+void describe(const Case& c, const p41::PartitionRecord& got) {
+    const xme::MacroblockResult want = expected(c);
+    std::printf(
+        "%s frame %dx%d range %d %s lambda %d macroblock %d: modes %08x J %llu, reference mode %d J %llu\n",
+        c.design == Design::fast ? "fast" : "p41-002", c.job.layout.width, c.job.layout.height, c.job.range,
+        c.job.restrict_border ? "restrict" : "pad", c.lambda, c.mb, got.modes,
+        static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
+        static_cast<unsigned long long>(want.decision.cost));
+    for (int i = 0; i < p41::kPartitions; ++i) {
+        const auto& r = want.partitions[static_cast<std::size_t>(i)];
+        const auto& g = got.partitions[i];
+        if (g.mv_x == r.mv.x && g.mv_y == r.mv.y && g.cost == r.cost && g.candidates == r.candidates)
+            continue;
+        std::printf("  partition %d: got (%d,%d) J %u n %u, reference (%d,%d) J %llu n %u\n", i, g.mv_x,
+                    g.mv_y, g.cost, g.candidates, r.mv.x, r.mv.y, static_cast<unsigned long long>(r.cost),
+                    r.candidates);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string clip = usable_clip(argc > 1 ? argv[1] : "");
+    const unsigned seed =
+        argc > 2 ? static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10)) : std::random_device{}();
+    std::printf("seed %u (rerun: xme_cuda_partition_emulation '%s' %u)\n", seed, clip.c_str(), seed);
+    std::mt19937 rng(seed);
+    std::vector<std::unique_ptr<Pair>> pairs;
+    std::vector<Case> cases;
+    int clip_pairs = 0;
+    for (int f = 0; f < 24; ++f) {
+        const int range = f % 12 == 0 ? 32 : std::uniform_int_distribution<int>(0, 12)(rng);
+        std::uniform_int_distribution<int> size(f % 3 == 0 ? 1 : 16, 41);
+        int width = size(rng);
+        int height = size(rng);
+        std::optional<std::pair<xme::Plane, xme::Plane>> planes;
+        if (f % 4 == 1 && !clip.empty()) {
+            width = 48;
+            height = 32;
+            planes = clip_crop(clip, 2, 300 + 16 * f, 200, width, height);
+            clip_pairs += planes ? 1 : 0;
+        }
+        if (!planes && f % 2 == 0) planes = moved_texture(width, height, rng, range + 2);
+        if (!planes)
+            planes =
+                std::pair{make_plane(width, height, f % 5, rng), make_plane(width, height, (f + 1) % 5, rng)};
+        const int lambda = f % 3 == 0 ? 0 : (f % 3 == 1 ? 91 : std::uniform_int_distribution<int>(1, 8)(rng));
+        auto pair = std::make_unique<Pair>();
+        pair->reference = std::move(planes->first);
+        pair->current = std::move(planes->second);
+        const xme::cuda::FrameLayout layout = make_layout(width, height, 16, range, 0);
+        pair->padded_reference = pad(pair->reference, layout);
+        pair->padded_current = pad(pair->current, layout);
+        pair->tables = xme::cuda::make_partition_tables(range, lambda);
+        if (!pair->tables.fits) {
+            std::printf("internal: range %d lambda %d does not fit the keys\n", range, lambda);
+            return 1;
+        }
+        for (int restrict_mode = 0; restrict_mode < 2; ++restrict_mode) {
+            SearchJob job;
+            job.layout = layout;
+            job.current = pair->padded_current.origin();
+            job.reference = pair->padded_reference.origin();
+            job.reference_words = pair->padded_reference.words_origin();
+            job.block_size = 16;
+            job.range = range;
+            job.restrict_border = restrict_mode == 1;
+            job.blocks_x = layout.padded_width / 16;
+            job.blocks_y = layout.padded_height / 16;
+            for (int mb = 0; mb < job.blocks_x * job.blocks_y; ++mb) {
+                for (const Design design : {Design::fast, Design::positions})
+                    cases.push_back({pair.get(), job, lambda, mb, design});
+            }
+        }
+        pairs.push_back(std::move(pair));
+    }
+    const int mismatches = count_mismatches(cases, run, expected, same, describe);
+    std::printf("%zu macroblock searches (both designs, %d clip pairs), %d mismatches\n", cases.size(),
+                clip_pairs, mismatches);
+    return mismatches == 0 ? 0 : 1;
+}

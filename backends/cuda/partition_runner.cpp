@@ -1,0 +1,134 @@
+// SPEC §9 in a CUDA session: what runs (partition_support) and the buffers around the kernels.
+#include "partition_runner.hpp"
+
+#include <cstring>
+
+#include "partition_tables.hpp"
+#include "xme/error.hpp"
+#include "xme/result_guard.hpp"
+
+namespace xme::cuda {
+
+Support partition_support(const DeviceInfo& device, const std::string& variant,
+                          const SessionOptions& options) {
+    const SearchParams& p = options.params;
+    const std::string name = device.name + " variant " + variant;
+    if (p.partitions != Partitions::all) {
+        return Support::no(name +
+                           " is SPEC §9's partition search in 002's design and runs only the 41 partitions "
+                           "(--algo fs+p41): use variant fast for every other chain");
+    }
+    if (variant != "fast" && variant != kPositionsVariant) {
+        return Support::no(name +
+                           " is a seed's kernel for SPEC §3's cost alone; the 41 partitions of SPEC §9 run "
+                           "on variants fast and " +
+                           kPositionsVariant);
+    }
+    std::string missing;
+    const auto lacks = [&](bool condition, const std::string& what) {
+        if (condition) missing += (missing.empty() ? "" : ", ") + what;
+    };
+    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
+    lacks(p.subpel != Subpel::none, "the partitions' sub-pel refinement (+hpel, +qpel)");
+    lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
+    lacks(p.centre != WindowCentre::zero, "a window centred on the predictor");
+    if (!missing.empty()) {
+        return Support::no(name +
+                           " runs the 41 partitions of SPEC §9 as fs+p41 with no predictor (lambda any), "
+                           "not yet with " +
+                           missing +
+                           ": run this chain with --backend cpu (it computes every chain) or --backend "
+                           "reference (the scalar oracle: slow)");
+    }
+    if (p.block_size != 16)
+        return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
+                           std::to_string(p.block_size));
+    if (!make_partition_tables(p.range, p.lambda).fits) {
+        return Support::no(name + ": the partition kernels' 32-bit keys cannot hold range " +
+                           std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
+                           " (J << rank bits): use a smaller range or lambda, or --backend cpu");
+    }
+    return Support::yes();
+}
+
+namespace {
+
+std::size_t record_bytes(int macroblocks) {
+    return sizeof(p41::PartitionRecord) * static_cast<std::size_t>(macroblocks);
+}
+
+DeviceMemory upload(const std::vector<std::uint32_t>& table, const CallSite& site) {
+    const std::size_t bytes = sizeof(std::uint32_t) * table.size();
+    DeviceMemory memory = allocate_device(bytes, site);
+    XME_CUDA_CHECK(cudaMemcpy(memory.get(), table.data(), bytes, cudaMemcpyHostToDevice), site);
+    return memory;
+}
+
+}  // namespace
+
+PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_design, int macroblocks,
+                                 int stages, const CallSite& site)
+    : positions_design_(positions_design), macroblocks_(macroblocks) {
+    const PartitionTables tables = make_partition_tables(params.range, params.lambda);
+    if (!tables.fits || stages > static_cast<int>(buffers_.size())) {
+        throw Error(ErrorKind::unsupported,
+                    site.device + ": partition search opened for options it does not run");
+    }
+    terms_ = upload(tables.terms, site);
+    offsets_ = upload(tables.offsets, site);
+    tables_ = {static_cast<const std::uint32_t*>(terms_.get()),
+               static_cast<const std::uint32_t*>(offsets_.get()), tables.rank_bits};
+    const std::size_t bytes = record_bytes(macroblocks) + result_guard_bytes;
+    for (int s = 0; s < stages; ++s) {
+        Buffers& b = buffers_[static_cast<std::size_t>(s)];
+        b.host = allocate_pinned(bytes, site);
+        b.device = allocate_device(bytes, site);
+        auto* guard = static_cast<std::uint8_t*>(b.host.get()) + record_bytes(macroblocks);
+        fill_result_guard(guard);
+        XME_CUDA_CHECK(cudaMemcpy(static_cast<std::uint8_t*>(b.device.get()) + record_bytes(macroblocks),
+                                  guard, result_guard_bytes, cudaMemcpyHostToDevice),
+                       site);
+    }
+}
+
+void PartitionRunner::launch(const SearchJob& job, int stage, cudaStream_t stream, const CallSite& site) {
+    auto* records =
+        static_cast<p41::PartitionRecord*>(buffers_[static_cast<std::size_t>(stage)].device.get());
+    if (positions_design_) {
+        check(launch_partitions_002(job, tables_, records, stream), "partitions_002_kernel<<<>>>", site);
+    } else {
+        check(launch_partitions_fast(job, tables_, records, stream), "partitions_fast_kernel<<<>>>", site);
+    }
+}
+
+void PartitionRunner::download(int stage, cudaStream_t stream, const CallSite& site) {
+    const Buffers& b = buffers_[static_cast<std::size_t>(stage)];
+    XME_CUDA_CHECK(
+        cudaMemcpyAsync(b.host.get(), b.device.get(), record_bytes(macroblocks_) + result_guard_bytes,
+                        cudaMemcpyDeviceToHost, stream),
+        site);
+}
+
+void PartitionRunner::fill(int stage, MotionField& field, const std::string& device_name) const {
+    const auto* records =
+        static_cast<const p41::PartitionRecord*>(buffers_[static_cast<std::size_t>(stage)].host.get());
+    field.macroblocks.resize(static_cast<std::size_t>(macroblocks_));
+    for (std::size_t i = 0; i < field.macroblocks.size(); ++i) {
+        const p41::PartitionRecord& r = records[i];
+        MacroblockMotion& m = field.macroblocks[i];
+        static_assert(sizeof(r.partitions) == sizeof(m.partitions));
+        std::memcpy(static_cast<void*>(m.partitions.data()), r.partitions, sizeof(r.partitions));
+        if (m.partitions[0].candidates == 0 || (r.modes & 0xFCFCFCFCu) != 0) {
+            throw Error(ErrorKind::device, device_name + ": internal error: macroblock " + std::to_string(i) +
+                                               " got no partition result");
+        }
+        m.decision.mode = static_cast<MacroblockMode>(r.modes & 3u);
+        for (std::size_t q = 0; q < 4; ++q)
+            m.decision.sub_modes[q] = static_cast<SubMode>((r.modes >> (8 * (q + 1))) & 3u);
+        m.decision.cost = r.cost;
+        field.blocks[i] = m.partitions[0];  // SPEC §8: the predictors read the 16x16 partition
+    }
+    check_result_guard(records + macroblocks_, device_name + "'s partition records");
+}
+
+}  // namespace xme::cuda

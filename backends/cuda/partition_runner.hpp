@@ -1,0 +1,51 @@
+// SPEC §9 in a CUDA session (host side): which chains the partition kernels run, and the per-session
+// state they need: the key tables (partition_tables.hpp) on the device and one result buffer per stage.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <string>
+
+#include "device_frames.hpp"
+#include "partition_search.hpp"
+#include "xme/device.hpp"
+#include "xme/motion_field.hpp"
+
+namespace xme::cuda {
+
+inline constexpr const char* kPositionsVariant = "p41-002";
+
+// Whether `variant` of this device runs `options` when they ask for the 41 partitions, or when the variant
+// is p41-002 (which runs nothing else), with the reason when not. Called only in those two cases.
+[[nodiscard]] Support partition_support(const DeviceInfo& device, const std::string& variant,
+                                        const SessionOptions& options);
+
+class PartitionRunner {
+public:
+    // `stages` result buffers (device and pinned host) for `macroblocks` macroblocks.
+    PartitionRunner(const SearchParams& params, bool positions_design, int macroblocks, int stages,
+                    const CallSite& site);
+
+    // Enqueues the search of `job` (block 16, expanded reference) into the stage's buffer.
+    void launch(const SearchJob& job, int stage, cudaStream_t stream, const CallSite& site);
+    // Enqueues the copy of the stage's results (and guard bytes) to the host.
+    void download(int stage, cudaStream_t stream, const CallSite& site);
+    // After the stage's download finished: its results into `field` (macroblocks, and blocks = each
+    // macroblock's 16x16 partition).
+    void fill(int stage, MotionField& field, const std::string& device_name) const;
+
+private:
+    struct Buffers {
+        PinnedMemory host;
+        DeviceMemory device;
+    };
+    bool positions_design_;
+    int macroblocks_;
+    DeviceMemory terms_;
+    DeviceMemory offsets_;
+    p41::Tables tables_;
+    std::array<Buffers, 4> buffers_;
+};
+
+}  // namespace xme::cuda

@@ -1,0 +1,103 @@
+// SPEC §9's kernels (the per-thread work is in partition_search.cuh): one CUDA block per macroblock.
+//
+// fast: each thread's 41 least keys are reduced by a warp min per partition (one redux.sync on sm_80+)
+// and a shared atomicMin per warp; 002: 002's binary reduction over the threads in shared memory.
+// Then 41 threads decode one partition each and thread 0 takes the mode decision.
+#include "partition_search.hpp"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kFastThreads = 128;
+constexpr int kPositionsThreads = 128;
+
+__device__ __forceinline__ std::uint32_t warp_min32(std::uint32_t key) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xFFFFFFFFu, key);
+#else
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) key = min(key, __shfl_xor_sync(0xFFFFFFFFu, key, offset));
+    return key;
+#endif
+}
+
+// The reduced keys to the macroblock's record (bests[41] in shared memory, complete).
+__device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& t, int mb,
+                                       const std::uint32_t* bests, p41::PartitionRecord* records) {
+    __shared__ p41::PartitionRecord record;
+    const int i = static_cast<int>(threadIdx.x);
+    if (i < p41::kPartitions) record.partitions[i] = p41::partition_record(job, t, mb, bests[i]);
+    __syncthreads();
+    if (i == 0) {
+        p41::decide_mode(record);
+        records[mb].modes = record.modes;
+        records[mb].unused = 0;
+        records[mb].cost = record.cost;
+    }
+    if (i < p41::kPartitions) records[mb].partitions[i] = record.partitions[i];
+}
+
+__global__ void __launch_bounds__(kFastThreads)
+    partitions_fast_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
+    __shared__ std::uint32_t bests[p41::kPartitions];
+    const int mb = static_cast<int>(blockIdx.x);
+    if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
+    __syncthreads();
+    std::uint32_t best[p41::kPartitions];
+    p41::fast_thread_bests(job, t, mb, static_cast<int>(threadIdx.x), kFastThreads, best);
+#pragma unroll
+    for (int i = 0; i < p41::kPartitions; ++i) {
+        const std::uint32_t least = warp_min32(best[i]);
+        if (threadIdx.x % 32 == 0) atomicMin(bests + i, least);
+    }
+    __syncthreads();
+    finish(job, t, mb, bests, records);
+}
+
+__global__ void __launch_bounds__(kPositionsThreads)
+    partitions_002_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
+    __shared__ std::uint32_t keys[p41::kPartitions][kPositionsThreads];
+    const int mb = static_cast<int>(blockIdx.x);
+    const int thread = static_cast<int>(threadIdx.x);
+    std::uint32_t best[p41::kPartitions];
+    p41::positions_thread_bests(job, t, mb, thread, kPositionsThreads, best);
+#pragma unroll
+    for (int i = 0; i < p41::kPartitions; ++i) keys[i][thread] = best[i];
+    __syncthreads();
+    for (int half = kPositionsThreads / 2; half > 0; half >>= 1) {
+        if (thread < half) {
+#pragma unroll
+            for (int i = 0; i < p41::kPartitions; ++i)
+                keys[i][thread] = min(keys[i][thread], keys[i][thread + half]);
+        }
+        __syncthreads();
+    }
+    __shared__ std::uint32_t bests[p41::kPartitions];
+    if (thread < p41::kPartitions) bests[thread] = keys[thread][0];
+    __syncthreads();
+    finish(job, t, mb, bests, records);
+}
+
+bool usable(const SearchJob& job) {
+    return job.block_size == 16 && job.reference_words != nullptr && job.blocks_x > 0 && job.blocks_y > 0;
+}
+
+}  // namespace
+
+cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tables,
+                                   p41::PartitionRecord* records, cudaStream_t stream) {
+    if (!usable(job)) return cudaErrorInvalidValue;
+    partitions_fast_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), kFastThreads, 0, stream>>>(
+        job, tables, records);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
+                                  p41::PartitionRecord* records, cudaStream_t stream) {
+    if (!usable(job)) return cudaErrorInvalidValue;
+    partitions_002_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), kPositionsThreads, 0,
+                            stream>>>(job, tables, records);
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda

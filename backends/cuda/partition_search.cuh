@@ -1,0 +1,267 @@
+// SPEC §9 on CUDA, the work of one thread and of one macroblock, as __host__ __device__ code so that
+// partition_emulation_test.cpp runs it on the host against the reference (partition_search.cu has the
+// kernels that call it). Keys: partition_tables.hpp (J << rank_bits | rank, one 32-bit min per update).
+//
+// - fast_thread_bests (variant fast): the thread's units are (candidate column dx, chunk of kChunk
+//   candidate rows). It holds the macroblock's 16x16 current pixels in 64 registers and streams the
+//   kChunk + 15 reference rows its chunk's candidates share from the expanded reference (word c of a row
+//   = bytes c..c+3, so each unaligned 4-byte run is one aligned load): every loaded word feeds up to
+//   kChunk vabsdiff4, each into the 4x4 cell of its candidate. Then per candidate: the 41 partition SADs
+//   (25 adds over the 16 cells), 41 keys (one multiply-add each) and 41 mins, all in registers.
+// - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
+//   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
+// Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
+// (any order: the keys are totally ordered by SPEC §8), then finish_macroblock decodes and decides.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels.hpp"
+
+#define XME_P41_HD __host__ __device__ __forceinline__
+#if defined(__CUDA_ARCH__)
+#define XME_P41_UNROLL _Pragma("unroll")
+#else
+#define XME_P41_UNROLL
+#endif
+
+namespace xme::cuda::p41 {
+
+inline constexpr int kPartitions = 41;
+inline constexpr int kChunk = 4;  // candidate rows per unit of the fast variant (sums: 4 x 16 registers)
+inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
+
+// The session's tables on the device (partition_tables.hpp).
+struct Tables {
+    const std::uint32_t* terms = nullptr;
+    const std::uint32_t* offsets = nullptr;
+    int rank_bits = 0;
+};
+
+// One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
+// (mode | sub-mode q << 8 (q + 1)) and its J; cuda_session.cpp turns it into a MacroblockMotion.
+struct PartitionRecord {
+    MotionRecord partitions[kPartitions];
+    std::uint32_t modes;
+    std::uint32_t unused;
+    std::uint64_t cost;
+};
+
+XME_P41_HD std::uint32_t load(const std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+// c + sum over the 4 bytes of |a - b|: one vabsdiff4 on the device.
+XME_P41_HD std::uint32_t sad4(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+#if defined(__CUDA_ARCH__)
+    std::uint32_t d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    for (int i = 0; i < 4; ++i) {
+        const int x = static_cast<int>((a >> (8 * i)) & 0xFFu);
+        const int y = static_cast<int>((b >> (8 * i)) & 0xFFu);
+        c += static_cast<std::uint32_t>(x > y ? x - y : y - x);
+    }
+    return c;
+#endif
+}
+
+XME_P41_HD std::uint32_t min_key(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
+
+// SPEC §2's valid candidates of the macroblock at (x, y): a rectangle holding the zero vector.
+struct Box {
+    int low_x, high_x, low_y, high_y;
+};
+
+XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y) {
+    const int r = job.range;
+    Box w{-r, r, -r, r};
+    if (!job.restrict_border) return w;
+    w.low_x = -x < w.low_x ? w.low_x : -x;
+    w.high_x = job.layout.padded_width - 16 - x > w.high_x ? w.high_x : job.layout.padded_width - 16 - x;
+    w.low_y = -y < w.low_y ? w.low_y : -y;
+    w.high_y = job.layout.padded_height - 16 - y > w.high_y ? w.high_y : job.layout.padded_height - 16 - y;
+    return w;
+}
+
+// Candidate (cells g, row-major 4x4 SADs; term = its rate and rank): each partition's key and min, in
+// SPEC §9's order (quadrant q's cells a b / c d).
+XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&g)[16],
+                             std::uint32_t scale, std::uint32_t term) {
+    std::uint32_t eight[4];
+    XME_P41_UNROLL
+    for (int q = 0; q < 4; ++q) {
+        const int first = (q >> 1) * 8 + (q & 1) * 2;
+        const std::uint32_t a = g[first], b = g[first + 1], c = g[first + 4], d = g[first + 5];
+        const std::uint32_t top = a + b, bottom = c + d;
+        eight[q] = top + bottom;
+        best[5 + q] = min_key(best[5 + q], eight[q] * scale + term);
+        best[9 + 2 * q] = min_key(best[9 + 2 * q], top * scale + term);
+        best[10 + 2 * q] = min_key(best[10 + 2 * q], bottom * scale + term);
+        best[17 + 2 * q] = min_key(best[17 + 2 * q], (a + c) * scale + term);
+        best[18 + 2 * q] = min_key(best[18 + 2 * q], (b + d) * scale + term);
+        best[25 + 4 * q] = min_key(best[25 + 4 * q], a * scale + term);
+        best[26 + 4 * q] = min_key(best[26 + 4 * q], b * scale + term);
+        best[27 + 4 * q] = min_key(best[27 + 4 * q], c * scale + term);
+        best[28 + 4 * q] = min_key(best[28 + 4 * q], d * scale + term);
+    }
+    const std::uint32_t upper = eight[0] + eight[1], lower = eight[2] + eight[3];
+    best[1] = min_key(best[1], upper * scale + term);
+    best[2] = min_key(best[2], lower * scale + term);
+    best[3] = min_key(best[3], (eight[0] + eight[2]) * scale + term);
+    best[4] = min_key(best[4], (eight[1] + eight[3]) * scale + term);
+    best[0] = min_key(best[0], (upper + lower) * scale + term);
+}
+
+XME_P41_HD void clear_bests(std::uint32_t (&best)[kPartitions]) {
+    XME_P41_UNROLL
+    for (int i = 0; i < kPartitions; ++i) best[i] = kNoBest;
+}
+
+// The macroblock's top-left pixel.
+XME_P41_HD void macroblock_origin(const SearchJob& job, int mb, int& x, int& y) {
+    y = mb / job.blocks_x * 16;
+    x = (mb - y / 16 * job.blocks_x) * 16;
+}
+
+// Variant fast: thread `thread` of `threads` takes units thread, thread + threads, ... of the
+// macroblock's side x ceil(side / kChunk) units (column-major within a chunk row, so that neighbouring
+// threads read neighbouring words).
+XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
+                                  std::uint32_t (&best)[kPartitions]) {
+    clear_bests(best);
+    int x, y;
+    macroblock_origin(job, mb, x, y);
+    const Box w = macroblock_window(job, x, y);
+    const int r = job.range;
+    const int side = 2 * r + 1;
+    const int pitch = job.layout.pitch;
+    std::uint32_t current[16][4];
+    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
+    XME_P41_UNROLL
+    for (int j = 0; j < 16; ++j) {
+        XME_P41_UNROLL
+        for (int v = 0; v < 4; ++v) current[j][v] = load(c + j * (pitch / 4) + v);
+    }
+    const std::uint32_t scale = 1u << t.rank_bits;
+    const int units = side * ((side + kChunk - 1) / kChunk);
+    for (int unit = thread; unit < units; unit += threads) {
+        const int chunk = unit / side;
+        const int column = unit - chunk * side;
+        const int dx = column - r;
+        if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
+        const int dy0 = chunk * kChunk - r;
+        const std::uint32_t* words = job.reference_words + (y + dy0) * pitch + x + dx;
+        std::uint32_t sums[kChunk][16];
+        XME_P41_UNROLL
+        for (int k = 0; k < kChunk; ++k) {
+            XME_P41_UNROLL
+            for (int cell = 0; cell < 16; ++cell) sums[k][cell] = 0;
+        }
+        XME_P41_UNROLL
+        for (int row = 0; row < 16 + kChunk - 1; ++row) {
+            std::uint32_t ref[4];
+            XME_P41_UNROLL
+            for (int v = 0; v < 4; ++v) ref[v] = load(words + row * pitch + 4 * v);
+            XME_P41_UNROLL
+            for (int k = 0; k < kChunk; ++k) {
+                const int j = row - k;  // the macroblock row that reference row `row` meets for dy0 + k
+                if (j >= 0 && j < 16) {
+                    XME_P41_UNROLL
+                    for (int v = 0; v < 4; ++v)
+                        sums[k][(j >> 2) * 4 + v] = sad4(current[j][v], ref[v], sums[k][(j >> 2) * 4 + v]);
+                }
+            }
+        }
+        XME_P41_UNROLL
+        for (int k = 0; k < kChunk; ++k) {
+            const int dy = dy0 + k;
+            if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
+            update_bests(best, sums[k], scale, load(t.terms + (dy + r) * side + column));
+        }
+    }
+}
+
+// Variant p41-002: thread `thread` of `threads` takes positions thread, thread + threads, ... of the
+// window (raster order), each on its own: 64 current and 64 reference word loads, 64 vabsdiff4.
+XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
+                                       std::uint32_t (&best)[kPartitions]) {
+    clear_bests(best);
+    int x, y;
+    macroblock_origin(job, mb, x, y);
+    const Box w = macroblock_window(job, x, y);
+    const int r = job.range;
+    const int side = 2 * r + 1;
+    const int pitch = job.layout.pitch;
+    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
+    const std::uint32_t scale = 1u << t.rank_bits;
+    for (int position = thread; position < side * side; position += threads) {
+        const int dy = position / side - r;
+        const int dx = position - (dy + r) * side - r;
+        if (dx < w.low_x || dx > w.high_x || dy < w.low_y || dy > w.high_y) continue;
+        const std::uint32_t* words = job.reference_words + (y + dy) * pitch + x + dx;
+        std::uint32_t g[16];
+        XME_P41_UNROLL
+        for (int cell = 0; cell < 16; ++cell) g[cell] = 0;
+        XME_P41_UNROLL
+        for (int j = 0; j < 16; ++j) {
+            XME_P41_UNROLL
+            for (int v = 0; v < 4; ++v)
+                g[(j >> 2) * 4 + v] =
+                    sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+        }
+        update_bests(best, g, scale, load(t.terms + position));
+    }
+}
+
+// SPEC §9's mode decision on the 41 J: strictly smaller wins, so the earlier (sub-)mode takes a tie.
+XME_P41_HD void decide_mode(PartitionRecord& out) {
+    const auto j = [&](int i) { return static_cast<std::uint64_t>(out.partitions[i].cost); };
+    std::uint64_t eight_by_eight = 0;
+    std::uint32_t modes = 0;
+    XME_P41_UNROLL
+    for (int q = 0; q < 4; ++q) {
+        const std::uint64_t sub[3] = {j(9 + 2 * q) + j(10 + 2 * q), j(17 + 2 * q) + j(18 + 2 * q),
+                                      j(25 + 4 * q) + j(26 + 4 * q) + j(27 + 4 * q) + j(28 + 4 * q)};
+        std::uint32_t cheapest = 0;
+        std::uint64_t cheapest_cost = j(5 + q);
+        XME_P41_UNROLL
+        for (std::uint32_t m = 1; m < 4; ++m) {
+            if (sub[m - 1] < cheapest_cost) cheapest = m, cheapest_cost = sub[m - 1];
+        }
+        modes |= cheapest << (8 * (q + 1));
+        eight_by_eight += cheapest_cost;
+    }
+    const std::uint64_t later[3] = {j(1) + j(2), j(3) + j(4), eight_by_eight};
+    std::uint32_t mode = 0;
+    std::uint64_t mode_cost = j(0);
+    XME_P41_UNROLL
+    for (std::uint32_t m = 1; m < 4; ++m) {
+        if (later[m - 1] < mode_cost) mode = m, mode_cost = later[m - 1];
+    }
+    out.modes = modes | mode;
+    out.unused = 0;
+    out.cost = mode_cost;
+}
+
+// Partition i's record from its least key over the whole window (every partition has one: the zero
+// vector is always valid), with the window's candidate count.
+XME_P41_HD MotionRecord partition_record(const SearchJob& job, const Tables& t, int mb, std::uint32_t key) {
+    int x, y;
+    macroblock_origin(job, mb, x, y);
+    const Box w = macroblock_window(job, x, y);
+    const std::uint32_t offset = load(t.offsets + (key & ((1u << t.rank_bits) - 1u)));
+    const int dx = static_cast<int>(offset & 0xFFFFu) - job.range;
+    const int dy = static_cast<int>(offset >> 16) - job.range;
+    return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy), key >> t.rank_bits,
+            static_cast<std::uint32_t>((w.high_x - w.low_x + 1) * (w.high_y - w.low_y + 1))};
+}
+
+}  // namespace xme::cuda::p41

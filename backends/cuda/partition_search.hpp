@@ -1,0 +1,19 @@
+// SPEC §9 on CUDA, host side: the launchers of partition_search.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "kernels.hpp"
+#include "partition_search.cuh"
+
+namespace xme::cuda {
+
+// One CUDA block per macroblock (job.block_size 16), writing records[mb] (the 41 partitions, the mode
+// decision) for every macroblock. Centre 0, p = 0: `tables` from make_partition_tables(range, lambda),
+// which must fit. The fast one needs job.reference_words (the expanded reference); so does 002's.
+cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tables,
+                                   p41::PartitionRecord* records, cudaStream_t stream);
+cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
+                                  p41::PartitionRecord* records, cudaStream_t stream);
+
+}  // namespace xme::cuda
