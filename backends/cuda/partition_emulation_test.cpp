@@ -85,7 +85,7 @@ bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
     std::uint32_t modes = static_cast<std::uint32_t>(want.decision.mode);
     for (int q = 0; q < 4; ++q)
         modes |= static_cast<std::uint32_t>(want.decision.sub_modes[static_cast<std::size_t>(q)])
-                 << (8 * (q + 1));
+                 << (8 + 2 * q);
     return got.modes == modes && got.cost == want.decision.cost;
 }
 

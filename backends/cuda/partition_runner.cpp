@@ -118,13 +118,15 @@ void PartitionRunner::fill(int stage, MotionField& field, const std::string& dev
         MacroblockMotion& m = field.macroblocks[i];
         static_assert(sizeof(r.partitions) == sizeof(m.partitions));
         std::memcpy(static_cast<void*>(m.partitions.data()), r.partitions, sizeof(r.partitions));
-        if (m.partitions[0].candidates == 0 || (r.modes & 0xFCFCFCFCu) != 0) {
+        if (m.partitions[0].candidates == 0 || (r.modes & ~0xFF03u) != 0) {
             throw Error(ErrorKind::device, device_name + ": internal error: macroblock " + std::to_string(i) +
-                                               " got no partition result");
+                                               " got no partition result (16x16 candidates " +
+                                               std::to_string(m.partitions[0].candidates) + ", modes " +
+                                               std::to_string(r.modes) + ")");
         }
         m.decision.mode = static_cast<MacroblockMode>(r.modes & 3u);
         for (std::size_t q = 0; q < 4; ++q)
-            m.decision.sub_modes[q] = static_cast<SubMode>((r.modes >> (8 * (q + 1))) & 3u);
+            m.decision.sub_modes[q] = static_cast<SubMode>((r.modes >> (8 + 2 * q)) & 3u);
         m.decision.cost = r.cost;
         field.blocks[i] = m.partitions[0];  // SPEC §8: the predictors read the 16x16 partition
     }

@@ -41,7 +41,8 @@ struct Tables {
 };
 
 // One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
-// (mode | sub-mode q << 8 (q + 1)) and its J; cuda_session.cpp turns it into a MacroblockMotion.
+// (mode | sub-mode q << (8 + 2 q): the mode in bits 0-1, the four sub-modes in byte 1) and its J;
+// cuda_session.cpp turns it into a MacroblockMotion.
 struct PartitionRecord {
     MotionRecord partitions[kPartitions];
     std::uint32_t modes;
@@ -236,7 +237,7 @@ XME_P41_HD void decide_mode(PartitionRecord& out) {
         for (std::uint32_t m = 1; m < 4; ++m) {
             if (sub[m - 1] < cheapest_cost) cheapest = m, cheapest_cost = sub[m - 1];
         }
-        modes |= cheapest << (8 * (q + 1));
+        modes |= cheapest << (8 + 2 * q);  // 8 (q + 1) would shift q = 3 out of the word
         eight_by_eight += cheapest_cost;
     }
     const std::uint64_t later[3] = {j(1) + j(2), j(3) + j(4), eight_by_eight};
