@@ -45,12 +45,14 @@ struct MotionRecord {
 struct RateTerm {
     bool active = false;  // the chain uses this struct: results go to SearchJob::records
     int lambda = 0;
-    const MotionRecord* temporal = nullptr;  // temporal predictor: the previous pair's results, or null
-                                             // (segment start, predictor none): p = 0
-    bool spatial = false;                    // spatial predictor: the median of this frame's final
-                                             // vectors in SearchJob::records (a wavefront)
-    bool centre_on_predictor = false;        // window centre round(p / 4) instead of 0
-    int* wavefront = nullptr;                // spatial: blocks_y + 1 zeroed counters (rows done, ticket)
+    const MotionRecord* temporal = nullptr;        // temporal predictor: the previous pair's results, or null
+                                                   // (segment start, predictor none): p = 0
+    const std::uint64_t* temporal_keys = nullptr;  // or the previous pair's fast rate keys (rate_common.cuh)
+    int key_range = 0;                             // the search range those keys were packed with
+    bool spatial = false;                          // spatial predictor: the median of this frame's final
+                                                   // vectors in SearchJob::records (a wavefront)
+    bool centre_on_predictor = false;              // window centre round(p / 4) instead of 0
+    int* wavefront = nullptr;  // spatial: blocks_y + 1 zeroed counters (rows done, ticket)
 };
 
 // ehds's mean pyramid (SPEC §11): levels 1 and 2 ([0] and [1]) of both frames, each tightly packed

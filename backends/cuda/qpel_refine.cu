@@ -40,13 +40,8 @@ __global__ void __launch_bounds__(kThreads) qpel_refine_kernel(SearchJob job) {
     const int x = (block % job.blocks_x) * B;
     const int y = (block / job.blocks_x) * B;
     const MotionRecord integer = integer_winner_of<W>(job, block);
-    int px = 0;
-    int py = 0;
-    if (job.rate.temporal != nullptr) {
-        px = job.rate.temporal[block].mv_x;
-        py = job.rate.temporal[block].mv_y;
-    }
-    const MotionRecord refined = qpel::refine_qpel_warp<B>(job, x, y, integer, px, py, job.rate.lambda);
+    const Vector p = temporal_predictor(job.rate, block);
+    const MotionRecord refined = qpel::refine_qpel_warp<B>(job, x, y, integer, p.x, p.y, job.rate.lambda);
     if (threadIdx.x % 32 == 0) job.records[block] = refined;  // every lane read the record before the call
 }
 

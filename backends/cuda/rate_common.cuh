@@ -12,6 +12,13 @@ namespace xme::cuda {
 
 // The temporal predictor, or p = 0 (no predictor, or the first pair of a segment).
 __device__ __forceinline__ Vector temporal_predictor(const RateTerm& rate, int block) {
+    if (rate.temporal_keys != nullptr) {  // record_of_fast_key's vector: (dx, dy) + range in bits 0-17
+        const std::uint64_t key = rate.temporal_keys[block];
+        if (key == ~std::uint64_t{0}) return {};
+        const auto tie = static_cast<std::uint32_t>(key);
+        return {4 * (static_cast<int>(tie & 511u) - rate.key_range),
+                4 * (static_cast<int>((tie >> 9) & 511u) - rate.key_range)};
+    }
     if (rate.temporal == nullptr) return {};
     const MotionRecord r = rate.temporal[block];
     return {r.mv_x, r.mv_y};
