@@ -208,10 +208,12 @@ Command add_bench_command(CLI::App& app) {
                 if (!options->variants.empty())
                     settings.variants = split_list(options->variants, "--variants");
                 settings.sizes.clear();
-                if (!settings.input.empty() && sizes->count() == 0) {
+                std::unique_ptr<VideoReader> reader;
+                if (!settings.input.empty()) reader = open_video(settings.input);
+                if (reader && sizes->count() == 0) {
                     // A clip is measured as it is, not extended to the synthetic scene's sizes.
-                    const VideoInfo info = open_video(settings.input)->info();
-                    check_frame_dimensions(settings.input, info);
+                    const VideoInfo& info = reader->info();
+                    check_frame_dimensions(input_name(settings.input), info);
                     settings.sizes.emplace_back(info.width, info.height);
                 } else {
                     for (const auto& size : options->sizes)
@@ -228,6 +230,10 @@ Command add_bench_command(CLI::App& app) {
                 for (const auto& name : options->transforms)
                     transforms.push_back(parse_transform_variant(name, "--transforms entry"));
                 BenchOutputs outputs = claim_outputs(*options);
+                // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
+                if (reader)
+                    settings.clip = read_clip(*reader, input_name(settings.input), settings.pairs + 2);
+                reader.reset();
                 const auto rows = run_bench(settings);
                 print_table(rows);
                 write_outputs(rows, *options, outputs);
