@@ -159,7 +159,9 @@ Command add_bench_command(CLI::App& app) {
     auto& s = options->settings;
     auto* cmd = app.add_subcommand(
         "bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
-    cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
+    cmd->add_option(
+        "input", s.input,
+        "Video to take frames from, - for Y4M on standard input (default: a synthetic panning scene)");
     cmd->add_option("--backends", options->backends,
                     "Devices, comma-separated (default: every available one)")
         ->each(note_empty(options->empty_values, "--backends"));
