@@ -189,7 +189,7 @@ TEST_SUITE("cli") {
         CHECK(contains(short_clip.err, "standard input has fewer than 7 frames"));
     }
 
-    TEST_CASE("a truncated, empty or foreign stream on standard input: a clear error, non-zero exit") {
+    TEST_CASE("standard input cut short or empty or not Y4M: a clear error and a non-zero exit") {
         const fs::path dir = scratch_dir("stdin_faults");
         const fs::path clip = write_clip_y4m(dir, 4);
         const auto size = static_cast<long long>(fs::file_size(clip));
