@@ -143,7 +143,7 @@ private:
         if (n == 0) {
             throw Error(ErrorKind::bad_input,
                         path_ + " is empty: it holds no YUV4MPEG2 header" +
-                            (standard_input_ ? " (did the command writing into the pipe fail?)" : "") +
+                            (standard_input_ ? " (did the program writing to it fail?)" : "") +
                             what_stdin_holds);
         }
         if (n != sizeof head || std::memcmp(head, magic, sizeof head) != 0) {
