@@ -33,9 +33,10 @@ public:
         info_.fps_den = options.fps_den;
         info_.format = "raw";
         frame_bytes_ = detail::frame_size_bytes(info_.width, info_.height, info_.chroma);
-        file_size_ = detail::regular_file_size(path_);
-        // A partial last frame is not counted; reading it throws, so nothing is dropped silently.
-        if (file_size_) info_.frame_count = *file_size_ / frame_bytes_;
+        file_size_ = detail::regular_file_size(file_.get());
+        // A partial last frame is not counted; reading it throws, so nothing is dropped silently. From
+        // the read position: standard input may be a file already partly read.
+        if (file_size_) info_.frame_count = (*file_size_ - detail::tell(file_.get())) / frame_bytes_;
     }
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -117,18 +118,16 @@ UniqueFile open_for_reading(const std::string& path) {
     return file;
 }
 
-std::optional<std::int64_t> regular_file_size(const std::string& path) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
-    const auto size = std::filesystem::file_size(path, error);
-    if (error) return std::nullopt;
-    return static_cast<std::int64_t>(size);
+std::optional<std::int64_t> regular_file_size(std::FILE* file) {
+    struct stat status {};
+    if (fstat(fileno(file), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
+    return static_cast<std::int64_t>(status.st_size);
 }
 
 std::optional<std::int64_t> bytes_left(std::FILE* file) {
-    struct stat status {};
-    if (fstat(fileno(file), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
-    return std::max<std::int64_t>(0, static_cast<std::int64_t>(status.st_size) - tell(file));
+    const std::optional<std::int64_t> size = regular_file_size(file);
+    if (!size) return std::nullopt;
+    return std::max<std::int64_t>(0, *size - tell(file));
 }
 
 std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma) {
@@ -165,6 +164,8 @@ std::string truncated_frame_message(const std::string& path, std::int64_t frame_
 
 }  // namespace detail
 
+std::string input_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
 std::string lowercase_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
@@ -183,12 +184,33 @@ bool starts_with_y4m_magic(std::FILE* file) {
     return n == sizeof head && std::memcmp(head, magic, sizeof head) == 0;
 }
 
+// Standard input through its own descriptor, so that closing the reader leaves fd 0 and stdin alone.
+std::unique_ptr<VideoReader> open_standard_input(const RawVideoOptions& raw) {
+    const std::string name = input_name("-");
+    if (isatty(STDIN_FILENO) != 0) {
+        throw Error(ErrorKind::invalid_argument,
+                    "the input - reads standard input, which is a terminal here: pipe a Y4M stream into "
+                    "xme, e.g. `ffmpeg -i IN -pix_fmt yuv420p -f yuv4mpegpipe - | xme estimate -`");
+    }
+    const int fd = dup(STDIN_FILENO);
+    std::FILE* stream = fd < 0 ? nullptr : fdopen(fd, "rb");
+    if (stream == nullptr) {
+        const int error = errno;
+        if (fd >= 0) close(fd);
+        throw Error(ErrorKind::bad_input, "cannot read " + name + ": " + std::strerror(error));
+    }
+    detail::UniqueFile file(stream);
+    if (raw.width > 0 || raw.height > 0) return detail::open_raw_video(name, std::move(file), raw);
+    return detail::open_y4m(name, std::move(file), true);
+}
+
 }  // namespace
 
 std::unique_ptr<VideoReader> open_video(const std::string& path, const RawVideoOptions& raw) {
+    if (path == "-") return open_standard_input(raw);
     detail::UniqueFile file = detail::open_for_reading(path);
     const std::string ext = lowercase_extension(path);
-    const bool seekable = detail::regular_file_size(path).has_value();
+    const bool seekable = detail::regular_file_size(file.get()).has_value();
 
     if (ext == ".y4m" || (seekable && starts_with_y4m_magic(file.get()))) {
         return detail::open_y4m(path, std::move(file));

@@ -24,8 +24,9 @@ inline constexpr int max_io_dimension = 1 << 16;
 // Opens `path` for binary reading; throws Error(bad_input) "cannot open PATH: <reason>".
 [[nodiscard]] UniqueFile open_for_reading(const std::string& path);
 
-// The size of a regular file, or nothing for a pipe or device, which cannot seek.
-[[nodiscard]] std::optional<std::int64_t> regular_file_size(const std::string& path);
+// The size of an open regular file, or nothing for a pipe or device, which cannot seek. By the open
+// file, not its path: standard input has none, and may be a pipe or a redirected file.
+[[nodiscard]] std::optional<std::int64_t> regular_file_size(std::FILE* file);
 
 // Bytes from the read position to the end of a regular file, by its size now (it may still be
 // growing); nothing for a pipe or device. Readers check a frame against it before allocating one.
@@ -46,8 +47,10 @@ inline constexpr int max_io_dimension = 1 << 16;
 [[nodiscard]] std::string truncated_frame_message(const std::string& path, std::int64_t frame_index,
                                                   std::int64_t got, std::int64_t expected);
 
-// Each reader takes the file open at its first byte.
-[[nodiscard]] std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file);
+// Each reader takes the file open at its first byte. `path` names it in messages (input_name()); for
+// standard input, the Y4M reader's refusals say what xme reads from there.
+[[nodiscard]] std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file,
+                                                    bool standard_input = false);
 [[nodiscard]] std::unique_ptr<VideoReader> open_raw_video(const std::string& path, UniqueFile file,
                                                           const RawVideoOptions& options);
 #ifdef XME_HAVE_FFMPEG

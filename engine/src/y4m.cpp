@@ -54,11 +54,12 @@ const char* tag_for(ChromaFormat chroma) {
 
 class Y4mReader final : public VideoReader {
 public:
-    Y4mReader(const std::string& path, detail::UniqueFile file) : path_(path), file_(std::move(file)) {
+    Y4mReader(const std::string& path, detail::UniqueFile file, bool standard_input)
+        : path_(path), file_(std::move(file)), standard_input_(standard_input) {
         parse_header();
         frame_bytes_ = detail::frame_size_bytes(info_.width, info_.height, info_.chroma);
         // Exact only when no FRAME line carries parameters, which is what every common writer does.
-        file_size_ = detail::regular_file_size(path_);
+        file_size_ = detail::regular_file_size(file_.get());
         if (file_size_) {
             const std::int64_t per_frame = static_cast<std::int64_t>(std::strlen("FRAME\n")) + frame_bytes_;
             const std::int64_t payload = *file_size_ - detail::tell(file_.get());
@@ -130,9 +131,26 @@ private:
     void parse_header() {
         char head[magic_length] = {};
         const std::size_t n = std::fread(head, 1, sizeof head, file_.get());
-        if (n != sizeof head || std::memcmp(head, magic, sizeof head) != 0) {
+        if (std::ferror(file_.get())) {
+            throw Error(ErrorKind::bad_input, "cannot read " + path_ + ": " + std::strerror(errno));
+        }
+        // From a pipe, nothing at all most often means the command writing into it failed.
+        const std::string what_stdin_holds =
+            standard_input_
+                ? "; from standard input xme reads a YUV4MPEG2 stream, as `ffmpeg -i IN -pix_fmt yuv420p -f "
+                  "yuv4mpegpipe -` writes it, or raw frames with --size WxH"
+                : "";
+        if (n == 0) {
             throw Error(ErrorKind::bad_input,
-                        path_ + " is not a YUV4MPEG2 (.y4m) file: it does not start with \"YUV4MPEG2 \"");
+                        path_ + " is empty: it holds no YUV4MPEG2 header" +
+                            (standard_input_ ? " (did the program writing to it fail?)" : "") +
+                            what_stdin_holds);
+        }
+        if (n != sizeof head || std::memcmp(head, magic, sizeof head) != 0) {
+            throw Error(ErrorKind::bad_input, path_ +
+                                                  " is not a YUV4MPEG2 (.y4m) file: it does not start with "
+                                                  "\"YUV4MPEG2 \"" +
+                                                  what_stdin_holds);
         }
         std::string line;
         const LineEnd end = read_line(line);
@@ -243,14 +261,15 @@ private:
     std::int64_t frame_bytes_ = 0;
     std::int64_t next_frame_ = 0;
     std::optional<std::int64_t> file_size_;  // none for a pipe, which is skipped by reading
+    bool standard_input_ = false;            // refusals then say what xme reads from there
 };
 
 }  // namespace
 
 namespace detail {
 
-std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file) {
-    return std::make_unique<Y4mReader>(path, std::move(file));
+std::unique_ptr<VideoReader> open_y4m(const std::string& path, UniqueFile file, bool standard_input) {
+    return std::make_unique<Y4mReader>(path, std::move(file), standard_input);
 }
 
 }  // namespace detail

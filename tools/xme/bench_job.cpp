@@ -46,16 +46,12 @@ std::vector<Plane> synthetic_frames(int width, int height, int count) {
     return frames;
 }
 
-// Frames of the input video, tiled by edge replication to the benchmark size.
-std::vector<Plane> video_frames(const std::string& path, int width, int height, int count) {
-    auto reader = open_video(path);
+// The first `count` frames of the input video, tiled by edge replication to the benchmark size.
+std::vector<Plane> video_frames(const std::vector<Plane>& clip, int width, int height, int count) {
     std::vector<Plane> frames;
-    while (static_cast<int>(frames.size()) < count) {
-        auto frame = reader->read_frame();
-        if (!frame)
-            throw Error(ErrorKind::bad_input, path + " has fewer than " + std::to_string(count) + " frames");
+    for (int i = 0; i < count; ++i) {
         Plane plane(width, height);
-        const PlaneView luma = frame->luma.view();
+        const PlaneView luma = clip.at(static_cast<std::size_t>(i)).view();
         for (int y = 0; y < height; ++y) {
             for (int x = 0; x < width; ++x) plane.at(x, y) = luma.at_clamped(x, y);
         }
@@ -164,6 +160,17 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
 
 }  // namespace
 
+std::vector<Plane> read_clip(VideoReader& reader, const std::string& name, int count) {
+    std::vector<Plane> frames;
+    while (static_cast<int>(frames.size()) < count) {
+        auto frame = reader.read_frame();
+        if (!frame)
+            throw Error(ErrorKind::bad_input, name + " has fewer than " + std::to_string(count) + " frames");
+        frames.push_back(std::move(frame->luma));
+    }
+    return frames;
+}
+
 std::vector<BenchRow> run_bench(const BenchSettings& settings) {
     Registry registry = make_builtin_registry();
     std::vector<std::string> names = settings.devices;
@@ -216,7 +223,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         for (const auto& [width, height] : settings.sizes) {
             const int count = settings.pairs + 2;
             const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
-                                                       : video_frames(settings.input, width, height, count);
+                                                       : video_frames(settings.clip, width, height, count);
             for (const auto& chain : settings.chains) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {
@@ -244,7 +251,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         for (const auto& [width, height] : settings.sizes) {
             const int count = settings.pairs + 1;
             const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
-                                                       : video_frames(settings.input, width, height, count);
+                                                       : video_frames(settings.clip, width, height, count);
             for (const auto& chain : settings.chains) {
                 for (const int block : settings.blocks) {
                     for (const int range : settings.ranges) {

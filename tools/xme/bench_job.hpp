@@ -8,11 +8,14 @@
 #include <vector>
 
 #include "xme/device.hpp"
+#include "xme/video.hpp"
 
 namespace xme::cli {
 
 struct BenchSettings {
     std::string input;  // frames from this video, cropped or tiled to each size; empty: synthetic
+    // The input's first frames' luma, read once before the run: standard input ("-") cannot be reread.
+    std::vector<Plane> clip;
     std::vector<std::string> devices;   // empty: every available device but the reference
     std::vector<std::string> variants;  // empty: every variant of each device
     // The chains (search, refinement, rate term, predictor); block size, range and border per cell.
@@ -56,5 +59,8 @@ struct BenchRow {
 };
 
 std::vector<BenchRow> run_bench(const BenchSettings& settings);
+
+// The luma of the next `count` frames of `reader`; throws Error(bad_input) naming `name` when it has fewer.
+[[nodiscard]] std::vector<Plane> read_clip(VideoReader& reader, const std::string& name, int count);
 
 }  // namespace xme::cli

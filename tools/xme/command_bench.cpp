@@ -159,7 +159,9 @@ Command add_bench_command(CLI::App& app) {
     auto& s = options->settings;
     auto* cmd = app.add_subcommand(
         "bench", "Compare devices and variants on the same frames: frames/s, Gpx/s, fraction of SAD peak");
-    cmd->add_option("input", s.input, "Video to take frames from (default: a synthetic panning scene)");
+    cmd->add_option(
+        "input", s.input,
+        "Video to take frames from, - for Y4M on standard input (default: a synthetic panning scene)");
     cmd->add_option("--backends", options->backends,
                     "Devices, comma-separated (default: every available one)")
         ->each(note_empty(options->empty_values, "--backends"));
@@ -208,10 +210,12 @@ Command add_bench_command(CLI::App& app) {
                 if (!options->variants.empty())
                     settings.variants = split_list(options->variants, "--variants");
                 settings.sizes.clear();
-                if (!settings.input.empty() && sizes->count() == 0) {
+                std::unique_ptr<VideoReader> reader;
+                if (!settings.input.empty()) reader = open_video(settings.input);
+                if (reader && sizes->count() == 0) {
                     // A clip is measured as it is, not extended to the synthetic scene's sizes.
-                    const VideoInfo info = open_video(settings.input)->info();
-                    check_frame_dimensions(settings.input, info);
+                    const VideoInfo& info = reader->info();
+                    check_frame_dimensions(input_name(settings.input), info);
                     settings.sizes.emplace_back(info.width, info.height);
                 } else {
                     for (const auto& size : options->sizes)
@@ -228,6 +232,10 @@ Command add_bench_command(CLI::App& app) {
                 for (const auto& name : options->transforms)
                     transforms.push_back(parse_transform_variant(name, "--transforms entry"));
                 BenchOutputs outputs = claim_outputs(*options);
+                // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
+                if (reader)
+                    settings.clip = read_clip(*reader, input_name(settings.input), settings.pairs + 2);
+                reader.reset();
                 const auto rows = run_bench(settings);
                 print_table(rows);
                 write_outputs(rows, *options, outputs);

@@ -64,7 +64,7 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
 // One rule wherever it is found (from the header's frame count, while skipping --start frames, or
 // after reading): a run with no frame pair is an error, exit 3, naming the count and --start.
 [[noreturn]] void throw_no_pair(const EstimateSettings& settings, std::int64_t frame_count) {
-    std::string message = settings.input + " has " + std::to_string(frame_count) + " frame(s)";
+    std::string message = input_name(settings.input) + " has " + std::to_string(frame_count) + " frame(s)";
     if (settings.start > 0) {
         message += " and --start " + std::to_string(settings.start) + " leaves " +
                    std::to_string(std::max<std::int64_t>(0, frame_count - settings.start));
@@ -171,15 +171,21 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     set_ffmpeg_log(settings.verbose ? FfmpegLog::verbose
                    : settings.quiet ? FfmpegLog::errors
                                     : FfmpegLog::warnings);
+    if (settings.input == "-" && settings.raw_options_given && settings.raw.width == 0) {
+        throw Error(ErrorKind::invalid_argument,
+                    "--pix-fmt with the input - (standard input): raw frames need --size WxH as well; a "
+                    "YUV4MPEG2 stream's header gives both");
+    }
     auto reader = open_video(settings.input, settings.raw);
     report.video = reader->info();
     if (settings.raw_options_given && report.video.format != "raw") {
-        report.notices.push_back("--size and --pix-fmt apply to raw video only: " + settings.input + " is " +
-                                 report.video.format + ", whose header gives the size; they are ignored");
+        report.notices.push_back(
+            "--size and --pix-fmt apply to raw video only: " + input_name(settings.input) + " is " +
+            report.video.format + ", whose header gives the size; they are ignored");
         std::cerr << "xme: notice: " << report.notices.back() << "\n";
     }
     const VideoInfo& video = report.video;
-    check_frame_dimensions(settings.input, video);
+    check_frame_dimensions(input_name(settings.input), video);
     // An FFmpeg container's count is only a claim; Y4M and raw counts are exact where they are known.
     const bool count_exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
     if (count_exact && video.frame_count - settings.start < 2) throw_no_pair(settings, video.frame_count);
@@ -216,7 +222,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         run_pairs(settings, scheduler, *reader, report, frames_lost);
         if (frames_lost) {
             throw Error(ErrorKind::bad_input,
-                        settings.input +
+                        input_name(settings.input) +
                             " is damaged: frames were lost or decoded with errors (see the "
                             "notices); every pair that was decoded was estimated and written");
         }

@@ -200,7 +200,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
 void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out) {
     const auto& p = settings.session.params;
     std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n",
-                 escape_text(settings.input).c_str(), report.video.width, report.video.height,
+                 escape_text(input_name(settings.input)).c_str(), report.video.width, report.video.height,
                  report.video.format.c_str(), chain_name(p).c_str(), p.block_size, p.range,
                  std::string(to_string(p.border)).c_str(), std::string(to_string(settings.policy)).c_str());
     std::fprintf(out, "%8s %14s %12s %12s %10s  %s\n", "frame", "cost/block", "MC PSNR dB", "zero PSNR dB",

@@ -109,7 +109,9 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void add_job_options(CLI::App& cmd, JobOptions& o) {
     auto& s = o.settings;
-    cmd.add_option("input", s.input, "Video: .y4m, raw .yuv (with --size), or any format FFmpeg reads")
+    cmd.add_option("input", s.input,
+                   "Video: .y4m, raw .yuv (with --size), any format FFmpeg reads, or - for a Y4M stream "
+                   "(or raw, with --size) on standard input")
         ->required();
     cmd.add_option("--backend", o.backend,
                    "One device: auto (default), cpu, cuda:0, vulkan:0 ... (see 'xme devices')")

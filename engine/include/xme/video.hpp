@@ -58,8 +58,14 @@ public:
 // required), anything else through FFmpeg when this build has it (decoded to 8-bit luma, chroma
 // dropped; deeper samples keep their high 8 bits, with a notice). Throws Error(bad_input) for a missing or
 // unreadable file and Error(invalid_argument) for raw input without a size.
+// "-" reads standard input: raw frames when `raw` gives a size, else a YUV4MPEG2 stream (a pipe cannot
+// be rewound to sniff it, and FFmpeg's containers are not read from it). Its frame count is unknown
+// (-1) until the end. Throws Error(invalid_argument) when standard input is a terminal.
 [[nodiscard]] std::unique_ptr<VideoReader> open_video(const std::string& path,
                                                       const RawVideoOptions& raw = {});
+
+// "standard input" for "-", else the path itself: how messages name an input.
+[[nodiscard]] std::string input_name(const std::string& path);
 
 // Whether this build decodes containers and codecs through FFmpeg.
 [[nodiscard]] bool ffmpeg_available();
