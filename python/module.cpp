@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
+#include "xme/version.hpp"
 #include "xme/video.hpp"
 
 namespace xme::python {
@@ -103,7 +104,7 @@ PYBIND11_MODULE(xme, module) {
     module.doc() =
         "xme: block motion estimation on the CPU, CUDA and Vulkan devices, bit-exact with "
         "docs/SPEC.md's reference.";
-    module.attr("__version__") = XME_VERSION;
+    module.attr("__version__") = xme::version();
     register_errors(module);
     bind_field(module);
     bind_video(module);

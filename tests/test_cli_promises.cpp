@@ -13,6 +13,7 @@
 #include "cli_test_helpers.hpp"
 #include "test_support.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/version.hpp"
 #include "xme/video.hpp"
 
 using xme::test::cli::lines_of;
@@ -104,7 +105,7 @@ TEST_SUITE("cli") {
             const Run run = run_xme(arguments);
             INFO("xme ", arguments, " -> ", run.output);
             CHECK(run.exit_code == 0);
-            CHECK(lines_of(run.output).at(0) == std::string("xme ") + XME_VERSION);
+            CHECK(lines_of(run.output).at(0) == std::string("xme ") + XME_VERSION_STRING);
             const std::string built = lines_of(run.output).at(1);
             for (const auto& backend : backends) {
                 if (backend.absent_reason.empty()) {

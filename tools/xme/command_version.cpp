@@ -3,12 +3,13 @@
 
 #include "commands.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/version.hpp"
 #include "xme/video.hpp"
 
 namespace xme::cli {
 
 std::string version_text() {
-    std::string text = std::string("xme ") + XME_VERSION + "\nbackends:";
+    std::string text = std::string("xme ") + xme::version() + "\nbackends:";
     std::string absent;
     for (const auto& backend : make_builtin_registry().backends()) {
         if (backend.absent_reason.empty()) {
