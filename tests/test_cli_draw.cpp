@@ -376,6 +376,31 @@ TEST_SUITE("cli") {
         CHECK(bad.exit_code == 3);
         CHECK(bad.output.find("xme estimate -o") != std::string::npos);
     }
+
+    TEST_CASE("compare --disagreement: devices that agree leave the frame unmarked") {
+        if (real_clip_missing()) return;
+        const fs::path dir = scratch_dir("draw-disagreement");
+        const std::string common = "compare " + real_clip() +
+                                   " --start 2 --frames 2 --block 8 --range 4 --json " +
+                                   (dir / "c.json").string() + " --backends cpu,reference --disagreement ";
+        const Run run = run_xme(common + (dir / "d.png").string());
+        INFO(run.output);
+        REQUIRE(run.exit_code == 0);
+        CHECK(run.output.find("frame 3, unmarked") != std::string::npos);
+        const auto luma = xme::test::clip_luma("tree.avi", 4, 0, 0, clip_width, clip_height);
+        REQUIRE(luma.has_value());
+        const RgbPicture picture = decode_pictures((dir / "d.png").string()).front();
+        int differing = 0;
+        for (int y = 0; y < clip_height; ++y)
+            for (int x = 0; x < clip_width; ++x) {
+                const int v = (*luma)[3].view().at(x, y);
+                differing += picture.at(x, y) == Colour{v, v, v} ? 0 : 1;
+            }
+        CHECK(differing == 0);
+        // Devices that disagree are provoked only at the scheduler's level (test_scheduler_faults.cpp):
+        // no device the CLI reaches disagrees, so the red marks are not checked here.
+        check_refusals({{common + (dir / "d_%d.png").string(), "name one .png file"}});
+    }
 #else
     TEST_CASE("draw says it needs FFmpeg in a build without it") {
         const Run run = run_xme("draw in.y4m --vectors v.csv -o out.png");
