@@ -377,6 +377,28 @@ TEST_SUITE("cli") {
         CHECK(bad.output.find("xme estimate -o") != std::string::npos);
     }
 
+    TEST_CASE("estimate --draw writes the pictures draw makes of its -o file") {
+        if (real_clip_missing()) return;
+        const fs::path dir = scratch_dir("draw-estimate");
+        const Run run =
+            run_xme("estimate " + real_clip() + " --frames 3 --range 6 --backend cpu --quiet -o " +
+                    (dir / "v.npy").string() + " --draw " + (dir / "e_%d.png").string());
+        INFO(run.output);
+        REQUIRE(run.exit_code == 0);
+        REQUIRE(run_xme("draw " + real_clip() + " --vectors " + (dir / "v.npy").string() + " -q -o " +
+                        (dir / "d_%d.png").string())
+                    .exit_code == 0);
+        for (const char* frame : {"1", "2"}) {
+            const auto drawn = decode_pictures((dir / ("d_" + std::string(frame) + ".png")).string());
+            const auto estimated = decode_pictures((dir / ("e_" + std::string(frame) + ".png")).string());
+            REQUIRE((drawn.size() == 1 && estimated.size() == 1));
+            CHECK(drawn.front().rgb == estimated.front().rgb);
+        }
+        check_refusals(
+            {{"estimate " + real_clip() + " --frames 3 --backend cpu --draw " + (dir / "one.png").string(),
+              "--frames 2"}});
+    }
+
     TEST_CASE("compare --disagreement: devices that agree leave the frame unmarked") {
         if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("draw-disagreement");
