@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "commands.hpp"
 #include "draw_field.hpp"
@@ -32,24 +33,60 @@ struct DrawCommandOptions {
     bool quiet = false;
 };
 
-// The frames to draw: those of the file, or --pair's one, or its first --pairs.
-std::vector<std::int64_t> frames_to_draw(const FieldFile& file, const DrawCommandOptions& o) {
-    std::vector<std::int64_t> frames;
-    for (const auto& entry : file.frames) frames.push_back(entry.first);
-    if (o.pair) {
-        if (!file.frames.contains(*o.pair)) {
-            throw Error(ErrorKind::invalid_argument, "--pair " + std::to_string(*o.pair) + ": " + file.path +
-                                                         " has no vectors for that frame; it has " +
-                                                         std::to_string(frames.size()) + " pair(s), frames " +
-                                                         std::to_string(frames.front()) + " to " +
-                                                         std::to_string(frames.back()));
+// The frames of the file to draw, one at a time: all of them, --pair's one, or the first --pairs.
+class FrameSelection {
+public:
+    FrameSelection(FieldFileReader& file, const DrawCommandOptions& o) : file_(file), o_(o) {}
+
+    std::optional<FieldFrame> next() {
+        if (ahead_) return std::exchange(ahead_, std::nullopt);
+        if (o_.pairs >= 0 && taken_ >= o_.pairs) return std::nullopt;
+        if (o_.pair && taken_ > 0) return std::nullopt;
+        for (;;) {
+            std::optional<FieldFrame> frame = file_.next();
+            if (frame) {
+                if (!first_) first_ = frame->frame;
+                before_ = last_;
+                last_ = frame->frame;
+            }
+            if (!o_.pair || (frame && frame->frame == *o_.pair)) {
+                if (frame) ++taken_;
+                return frame;
+            }
+            if (!frame || frame->frame > *o_.pair) refuse_pair(frame);
         }
-        return {*o.pair};
     }
-    if (o.pairs >= 0 && static_cast<std::size_t>(o.pairs) < frames.size())
-        frames.resize(static_cast<std::size_t>(o.pairs));
-    return frames;
-}
+    // Reads the next frame ahead, so that next() gives it again.
+    bool another() {
+        ahead_ = next();
+        return ahead_.has_value();
+    }
+    [[nodiscard]] std::int64_t first() const { return first_.value_or(0); }
+
+private:
+    [[noreturn]] void refuse_pair(const std::optional<FieldFrame>& after) const {
+        std::string has;
+        if (!first_) {
+            has = "it has no frames";
+        } else if (!after) {
+            has = "it has frames " + std::to_string(*first_) + " to " + std::to_string(last_);
+        } else if (after->frame == *first_) {
+            has = "its first frame is " + std::to_string(*first_);
+        } else {
+            has = "it goes from frame " + std::to_string(before_) + " to " + std::to_string(after->frame);
+        }
+        throw Error(ErrorKind::invalid_argument, "--pair " + std::to_string(*o_.pair) + ": " + file_.path() +
+                                                     " has no vectors for that frame; " + has);
+    }
+
+    FieldFileReader& file_;
+    const DrawCommandOptions& o_;
+    std::optional<FieldFrame> ahead_;
+    std::int64_t taken_ = 0;
+    std::optional<std::int64_t> first_;
+    std::int64_t last_ = 0;    // the frame last read
+    std::int64_t before_ = 0;  // the one read before it
+};
 
 [[noreturn]] void throw_input_too_short(const DrawCommandOptions& o, std::int64_t frame, std::int64_t had) {
     throw Error(ErrorKind::bad_input, o.input + " ends after " + std::to_string(had) + " frame(s), and " +
@@ -73,34 +110,36 @@ int run_draw(const DrawCommandOptions& o) {
     if (!o.size.empty()) std::tie(raw.width, raw.height) = parse_frame_size(o.size, "--size");
     raw.chroma = parse_pixel_format(o.pixel_format);
 
-    const FieldFile file = read_field_file(o.vectors);
-    if (draw.partitions && !file.partitions) {
+    FieldFileReader file(o.vectors);
+    if (draw.partitions && !file.partitions()) {
         throw Error(ErrorKind::invalid_argument, "--partitions: " + o.vectors +
                                                      " has one row per block, no partitions; estimate with "
                                                      "--partitions all to draw them");
     }
-    const std::vector<std::int64_t> frames = frames_to_draw(file, o);
-    if (target.kind == PictureKind::png && frames.size() > 1) {
-        throw Error(ErrorKind::invalid_argument,
-                    "-o " + o.output + " holds one picture and " + o.vectors + " has " +
-                        std::to_string(frames.size()) + " pairs: choose one with --pair FRAME (frames " +
-                        std::to_string(frames.front()) + " to " + std::to_string(frames.back()) +
-                        "), or name a pattern such as frames_%04d.png or a video");
+    FrameSelection selection(file, o);
+    std::optional<FieldFrame> field = selection.next();
+    if (!field) throw Error(ErrorKind::bad_input, o.vectors + " holds no frame's vectors");
+    const std::int64_t first = field->frame;
+    if (target.kind == PictureKind::png && selection.another()) {
+        throw Error(
+            ErrorKind::invalid_argument,
+            "-o " + o.output + " holds one picture and " + o.vectors +
+                " has vectors for more than one frame (from frame " + std::to_string(first) +
+                "): choose one with --pair FRAME, or name a pattern such as frames_%04d.png or a video");
     }
 
     set_ffmpeg_log(o.quiet ? FfmpegLog::errors : FfmpegLog::warnings);
     auto reader = open_video(o.input, raw);
     const VideoInfo video = reader->info();
     check_frame_dimensions(o.input, video);
-    std::vector<int> block_sizes;  // every frame checked before the first picture is written
-    for (const std::int64_t frame : frames)
-        block_sizes.push_back(block_size_of(file, frame, video.width, video.height, o.input));
-    auto writer =
-        open_picture_writer(target, video.width, video.height, video.fps_num, video.fps_den, frames.front());
+    int block_size = block_size_of(file, *field, video.width, video.height, o.input);  // before any output
+    auto writer = open_picture_writer(target, video.width, video.height, video.fps_num, video.fps_den, first);
 
     std::int64_t position = 0;  // the index of the next frame the reader gives
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        const std::int64_t wanted = frames[i];
+    std::int64_t drawn = 0;
+    for (; field; field = selection.next()) {
+        const std::int64_t wanted = field->frame;
+        if (drawn > 0) block_size = block_size_of(file, *field, video.width, video.height, o.input);
         if (wanted > position) {
             const std::int64_t skipped = reader->skip_frames(wanted - position);
             if (skipped < wanted - position) throw_input_too_short(o, wanted, position + skipped);
@@ -110,13 +149,14 @@ int run_draw(const DrawCommandOptions& o) {
         if (!frame) throw_input_too_short(o, wanted, wanted);
         position = wanted + 1;
         Picture picture = Picture::of_frame(*frame);
-        draw_field(picture, file.frames.at(wanted), block_sizes[i], draw);
+        draw_field(picture, field->rows, block_size, draw);
         writer->write(wanted, picture);
+        ++drawn;
     }
     writer->finish();
     if (!o.quiet) {
-        std::printf("drew %zu frame(s) of %s with %s's vectors to %s\n", frames.size(), o.input.c_str(),
-                    o.vectors.c_str(), o.output.c_str());
+        std::printf("drew %lld frame(s) of %s with %s's vectors to %s\n", static_cast<long long>(drawn),
+                    o.input.c_str(), o.vectors.c_str(), o.output.c_str());
     }
     return 0;
 }
