@@ -333,6 +333,16 @@ TEST_SUITE("cli") {
         }
         CHECK(chosen >= 300);  // 20x15 macroblocks tiled by their chosen partitions
         CHECK(matching >= chosen * 9 / 10);
+        // The same field as NPY draws the same picture.
+        REQUIRE(run_xme("estimate " + real_clip() +
+                        " --frames 2 --range 4 --partitions all --qp 28 --backend cpu "
+                        "--quiet -o " +
+                        (dir / "p.npy").string())
+                    .exit_code == 0);
+        REQUIRE(run_xme("draw " + real_clip() + " --vectors " + (dir / "p.npy").string() +
+                        " --partitions -q -o " + (dir / "n.png").string())
+                    .exit_code == 0);
+        CHECK(decode_pictures((dir / "n.png").string()).front().rgb == picture.rgb);
     }
 
     TEST_CASE("draw refuses what it cannot draw, naming the fix") {
