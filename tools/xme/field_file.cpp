@@ -173,7 +173,13 @@ int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int widt
         const std::int64_t across = (width + size - 1) / size;
         const std::int64_t down = (height + size - 1) / size;
         const auto count = static_cast<std::size_t>(across * down) * per_block;
-        grids += (grids.empty() ? "" : ", ") + std::to_string(count) + " (" + std::to_string(size) + ")";
+        const std::string block = std::to_string(size) + "x" + std::to_string(size);
+        grids += (grids.empty()          ? ""
+                  : size == sizes.back() ? " or "
+                                         : ", ") +
+                 std::to_string(count) +
+                 (file.partitions() ? " rows of partitions of " + block + " macroblocks"
+                                    : " of " + block + " blocks");
         if (rows.size() != count) continue;
         std::set<std::pair<std::int64_t, std::int64_t>> seen;
         bool fits = true;
@@ -184,12 +190,12 @@ int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int widt
         }
         if (fits && seen.size() * per_block == count) return size;
     }
-    throw Error(ErrorKind::bad_input,
-                file.path() + " does not fit " + video_name + " (" + std::to_string(width) + "x" +
-                    std::to_string(height) + "): frame " + std::to_string(frame.frame) + " has " +
-                    std::to_string(rows.size()) + " rows, where a grid over " + std::to_string(width) + "x" +
-                    std::to_string(height) + " has " + grids +
-                    " (rows (block size)); were the vectors estimated on another video?");
+    throw Error(ErrorKind::bad_input, file.path() + " does not fit " + video_name + " (" +
+                                          std::to_string(width) + "x" + std::to_string(height) + "): frame " +
+                                          std::to_string(frame.frame) + " has " +
+                                          std::to_string(rows.size()) + " rows, where a grid over " +
+                                          std::to_string(width) + "x" + std::to_string(height) + " has " +
+                                          grids + ": were the vectors estimated on another video?");
 }
 
 }  // namespace xme::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 namespace xme::cli {
 namespace {
@@ -51,13 +52,25 @@ void Picture::set(int x, int y, Rgb colour) {
     std::copy(colour.begin(), colour.end(), pixel);
 }
 
-// Every pixel nearest to the segment's points at steps of at most one pixel along its longer axis.
+// Every pixel nearest to the segment's points at steps of at most one pixel along its longer axis,
+// over the part of it inside the picture (a vector from a damaged file may be millions of pixels long).
 void Picture::line(double x0, double y0, double x1, double y1, Rgb colour) {
     const double dx = x1 - x0;
     const double dy = y1 - y0;
-    const int steps = static_cast<int>(std::ceil(std::max(std::fabs(dx), std::fabs(dy))));
+    double from = 0, to = 1;
+    for (const auto& [start, delta, size] : {std::tuple{x0, dx, width_}, std::tuple{y0, dy, height_}}) {
+        if (delta == 0) {
+            if (start < -1 || start > size) return;
+            continue;
+        }
+        const double a = (-1 - start) / delta, b = (size - start) / delta;
+        from = std::max(from, std::min(a, b));
+        to = std::min(to, std::max(a, b));
+    }
+    if (from > to) return;
+    const int steps = static_cast<int>(std::ceil(std::max(std::fabs(dx), std::fabs(dy)) * (to - from)));
     for (int i = 0; i <= steps; ++i) {
-        const double t = steps == 0 ? 0.0 : double(i) / steps;
+        const double t = steps == 0 ? from : from + (to - from) * i / steps;
         set(rounded(x0 + t * dx), rounded(y0 + t * dy), colour);
     }
 }

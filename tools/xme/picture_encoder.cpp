@@ -177,8 +177,12 @@ public:
     }
 
     ~VideoWriter() override {
-        // Without finish() (an error ended the run), the file stays as far as it was written.
-        if (!finished_ && muxer_ && muxer_->pb) avio_flush(muxer_->pb);
+        // An error ended the run: the frames drawn so far still make a playable file.
+        if (finished_) return;
+        try {
+            finish();
+        } catch (const std::exception&) {  // the first error is the one reported
+        }
     }
 
     void write(std::int64_t frame, const Picture& picture) override {
