@@ -18,6 +18,11 @@ std::string checked_path(const EstimateSettings& settings, const std::string& pa
     }
     if (parse_picture_target(path, "--disagreement").kind != PictureKind::png)
         throw Error(ErrorKind::invalid_argument, "--disagreement " + path + ": name one .png file");
+    if (settings.input == "-") {
+        throw Error(ErrorKind::invalid_argument,
+                    "--disagreement reads the frame again after the run, which standard input cannot give: "
+                    "name the input's file");
+    }
     if (settings.devices.size() < 2)
         throw Error(ErrorKind::invalid_argument,
                     "--disagreement compares the first two devices: give two in --backends");
