@@ -1,19 +1,35 @@
 // `xme estimate INPUT`: motion estimation over consecutive frame pairs of a video.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "job_options.hpp"
+#include "pair_drawer.hpp"
 
 namespace xme::cli {
 
 Command add_estimate_command(CLI::App& app) {
     auto options = std::make_shared<JobOptions>();
-    auto* cmd = app.add_subcommand("estimate", "Estimate motion between consecutive frames (frame i against frame i-1)");
+    auto* cmd = app.add_subcommand("estimate",
+                                   "Estimate motion between consecutive frames (frame i against frame i-1)");
     add_job_options(*cmd, *options);
-    return {cmd, [options] {
-                const EstimateSettings settings = settings_from(*options);
+    auto draw = std::make_shared<std::string>();
+    cmd->add_option("--draw", *draw,
+                    "Each pair's vectors drawn over its frame, as `xme draw` does: out.png (one pair), "
+                    "frames_%04d.png or a video (out.mp4)");
+    return {cmd, [options, draw] {
+                EstimateSettings settings = settings_from(*options);
+                std::optional<PairDrawer> drawer;
+                if (!draw->empty()) {
+                    drawer.emplace(*draw, settings.session.params.partitions == Partitions::all,
+                                   settings.start + 1, settings.frames < 0 ? -1 : settings.frames - 1);
+                    settings.on_pair = [&drawer](const ScheduledPair& pair, const VideoInfo& video) {
+                        drawer->draw(pair, video);
+                    };
+                }
                 const EstimateReport report = run_estimate(settings);
+                if (drawer) drawer->finish();
                 // The table is for a person: with -o it is left out, with --json - it goes to stderr.
                 if (!settings.quiet && settings.output.empty()) {
                     print_summary(report, settings, settings.stdout_carries_data() ? stderr : stdout);

@@ -16,6 +16,7 @@ Command add_devices_command(CLI::App& app);
 Command add_estimate_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_draw_command(CLI::App& app);
 Command add_version_command(CLI::App& app);
 
 // "xme VERSION", the backends in this build and those left out (with why), the inputs it reads.

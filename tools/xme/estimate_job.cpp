@@ -130,6 +130,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
+        if (settings.on_pair) settings.on_pair(pair, report.video);
         FrameRecord record;
         record.frame = pair.frame;
         const MotionField* previous =

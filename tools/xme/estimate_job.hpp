@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct EstimateSettings {
     bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw
     bool quiet = false;
     bool verbose = false;
+    // Each pair as it is delivered, in frame order (`xme estimate --draw`).
+    std::function<void(const ScheduledPair&, const VideoInfo&)> on_pair;
 
     // "-" sends vectors (as CSV) or the JSON to stdout; tables and messages then go to stderr.
     [[nodiscard]] bool stdout_carries_data() const { return output == "-" || json == "-"; }

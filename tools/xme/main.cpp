@@ -8,8 +8,9 @@
 int main(int argc, char** argv) {
     CLI::App app{"xme: block motion estimation on CPU, CUDA and Vulkan devices"};
     app.require_subcommand(1);
-    app.footer("What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
-               "every option, output column and exit code.");
+    app.footer(
+        "What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
+        "every option, output column and exit code.");
     app.set_version_flag("--version", xme::cli::version_text,
                          "Print the version and the backends compiled in");
     // CLI11's own message, in the form of every other error of xme.
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
     const std::vector<xme::cli::Command> commands = {
         xme::cli::add_devices_command(app), xme::cli::add_estimate_command(app),
         xme::cli::add_compare_command(app), xme::cli::add_bench_command(app),
-        xme::cli::add_version_command(app)};
+        xme::cli::add_draw_command(app),    xme::cli::add_version_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

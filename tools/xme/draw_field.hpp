@@ -1,0 +1,27 @@
+// One frame's motion drawn over its picture: arrows coloured by cost or by partition, or the flow
+// colour wheel (README, `xme draw`).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "field_file.hpp"
+#include "picture.hpp"
+
+namespace xme::cli {
+
+enum class DrawStyle { arrows, flow };
+
+struct DrawOptions {
+    DrawStyle style = DrawStyle::arrows;
+    bool partitions = false;         // outline the chosen partitions, colour by their shape
+    std::optional<double> cost_max;  // the cost drawn red, in the file's cost units; else the frame's range
+    std::optional<double> flow_max;  // the magnitude (pixels) of full saturation; else the frame's largest
+};
+
+// Draws the rows of one frame. Block rows cover block_size squares; partition rows (a file with
+// partitions) are drawn for the partitions of each macroblock's chosen mode.
+void draw_field(Picture& picture, const std::vector<FieldRow>& rows, int block_size,
+                const DrawOptions& options);
+
+}  // namespace xme::cli

@@ -1,0 +1,201 @@
+#include "field_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <set>
+#include <utility>
+
+#include "xme/error.hpp"
+#include "xme/video.hpp"
+
+namespace xme::cli {
+namespace {
+
+constexpr int block_columns = 9;
+constexpr int partition_columns = 15;
+constexpr int cost_kind_column = 7;  // a name in CSV, not read: drawing needs only the costs
+
+const std::string blocks_header = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates";
+const std::string partitions_header = blocks_header + ",partition,part_x,part_y,width,height,chosen";
+
+// The row's columns in the order both formats share (xme/field_io.hpp).
+FieldRow row_of(const std::array<std::int64_t, 15>& v, bool partitions) {
+    FieldRow row;
+    row.x = v[1];
+    row.y = v[2];
+    row.mv_x = v[3];
+    row.mv_y = v[4];
+    row.cost = v[5];
+    if (partitions) {
+        row.partition = static_cast<int>(v[9]);
+        row.part_x = v[10];
+        row.part_y = v[11];
+        row.width = v[12];
+        row.height = v[13];
+        row.chosen = v[14] != 0;
+    }
+    return row;
+}
+
+}  // namespace
+
+FieldFileReader::FieldFileReader(const std::string& path) : path_(path) {
+    const std::string ext = lowercase_extension(path);
+    if (ext != ".csv" && ext != ".npy") {
+        throw Error(ErrorKind::invalid_argument,
+                    "--vectors " + path + ": xme reads the .csv or .npy files `xme estimate -o` writes");
+    }
+    npy_ = ext == ".npy";
+    in_.open(path, std::ios::binary);
+    if (!in_) throw Error(ErrorKind::bad_input, "cannot open " + path + ": " + std::strerror(errno));
+    if (!npy_) {
+        std::string line;
+        std::getline(in_, line);
+        if (line == partitions_header) {
+            partitions_ = true;
+        } else if (line != blocks_header) {
+            malformed("its first line is not xme's CSV header");
+        }
+        columns_ = partitions_ ? partition_columns : block_columns;
+        return;
+    }
+    // NPY as NpyFieldWriter writes it: little-endian int32, C order, shape (rows, 9) or (rows, 15).
+    char start[10] = {};
+    if (!in_.read(start, sizeof start) || std::string(start, 6) != "\x93NUMPY") malformed("no NPY magic");
+    const auto byte = [](char c) { return static_cast<std::size_t>(static_cast<unsigned char>(c)); };
+    std::size_t header_length = byte(start[8]) | byte(start[9]) << 8;
+    if (byte(start[6]) >= 2) {
+        char more[2] = {};
+        if (!in_.read(more, 2)) malformed("its NPY header is cut short");
+        header_length |= byte(more[0]) << 16 | byte(more[1]) << 24;
+    }
+    if (header_length > 65536) malformed("its NPY header is too long");
+    std::string header(header_length, '\0');
+    if (!in_.read(header.data(), static_cast<std::streamsize>(header_length)))
+        malformed("its NPY header is cut short");
+    if (header.find("'descr': '<i4'") == std::string::npos ||
+        header.find("'fortran_order': False") == std::string::npos)
+        malformed("its array is not C-ordered little-endian int32");
+    const std::size_t shape = header.find("'shape': (");
+    if (shape == std::string::npos) malformed("its NPY header has no shape");
+    const char* at = header.data() + shape + 10;
+    const char* end = header.data() + header.size();
+    const auto [after_rows, error] = std::from_chars(at, end, npy_rows_left_);
+    if (error != std::errc() || end - after_rows < 3 || after_rows[0] != ',' || after_rows[1] != ' ' ||
+        std::from_chars(after_rows + 2, end, columns_).ec != std::errc() || npy_rows_left_ < 0)
+        malformed("its shape is not (rows, columns)");
+    if (columns_ != block_columns && columns_ != partition_columns)
+        malformed("it has " + std::to_string(columns_) + " columns, not 9 or 15");
+    partitions_ = columns_ == partition_columns;
+}
+
+void FieldFileReader::malformed(const std::string& what) const {
+    throw Error(ErrorKind::bad_input, path_ + " is not a motion-field file xme wrote (" + what +
+                                          "); write one with `xme estimate -o`");
+}
+
+bool FieldFileReader::read_row(Values& values) { return npy_ ? read_npy_row(values) : read_csv_row(values); }
+
+bool FieldFileReader::read_csv_row(Values& values) {
+    std::string line;
+    do {
+        if (!std::getline(in_, line)) return false;
+        ++line_;
+    } while (line.empty());
+    const char* at = line.data();
+    const char* end = line.data() + line.size();
+    for (int column = 0; column < columns_; ++column) {
+        const char* field_end = std::find(at, end, ',');
+        if (column != cost_kind_column) {
+            const auto [stop, error] =
+                std::from_chars(at, field_end, values[static_cast<std::size_t>(column)]);
+            if (error != std::errc() || stop != field_end)
+                malformed("line " + std::to_string(line_) + ", column " + std::to_string(column + 1) +
+                          " is not an integer");
+        }
+        if ((column + 1 < columns_) != (field_end != end))
+            malformed("line " + std::to_string(line_) + " does not have " + std::to_string(columns_) +
+                      " columns");
+        at = field_end == end ? end : field_end + 1;
+    }
+    return true;
+}
+
+bool FieldFileReader::read_npy_row(Values& values) {
+    if (npy_rows_left_ == 0) return false;
+    char bytes[partition_columns * 4];
+    if (!in_.read(bytes, columns_ * 4)) malformed("its shape promises more rows than the file holds");
+    for (int column = 0; column < columns_; ++column) {
+        std::uint32_t bits = 0;
+        for (int i = 3; i >= 0; --i) bits = bits << 8 | static_cast<unsigned char>(bytes[column * 4 + i]);
+        values[static_cast<std::size_t>(column)] = static_cast<std::int32_t>(bits);
+    }
+    --npy_rows_left_;
+    return true;
+}
+
+std::optional<FieldFrame> FieldFileReader::next() {
+    Values values{};
+    if (pending_) {
+        values = *pending_;
+        pending_.reset();
+    } else if (!read_row(values)) {
+        return std::nullopt;
+    }
+    // xme writes frames in order, each once.
+    if (last_frame_ && values[0] <= *last_frame_) {
+        malformed("frame " + std::to_string(values[0]) + " comes after frame " +
+                  std::to_string(*last_frame_));
+    }
+    FieldFrame frame;
+    frame.frame = values[0];
+    last_frame_ = frame.frame;
+    frame.rows.push_back(row_of(values, partitions_));
+    while (read_row(values)) {
+        if (values[0] != frame.frame) {
+            pending_ = values;
+            break;
+        }
+        frame.rows.push_back(row_of(values, partitions_));
+    }
+    return frame;
+}
+
+int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int width, int height,
+                  const std::string& video_name) {
+    const std::vector<FieldRow>& rows = frame.rows;
+    const std::vector<int> sizes = file.partitions() ? std::vector<int>{16} : std::vector<int>{4, 8, 16, 32};
+    const std::size_t per_block = file.partitions() ? 41 : 1;
+    std::string grids;
+    for (const int size : sizes) {
+        const std::int64_t across = (width + size - 1) / size;
+        const std::int64_t down = (height + size - 1) / size;
+        const auto count = static_cast<std::size_t>(across * down) * per_block;
+        const std::string block = std::to_string(size) + "x" + std::to_string(size);
+        grids += (grids.empty()          ? ""
+                  : size == sizes.back() ? " or "
+                                         : ", ") +
+                 std::to_string(count) +
+                 (file.partitions() ? " rows of partitions of " + block + " macroblocks"
+                                    : " of " + block + " blocks");
+        if (rows.size() != count) continue;
+        std::set<std::pair<std::int64_t, std::int64_t>> seen;
+        bool fits = true;
+        for (const FieldRow& row : rows) {
+            fits = fits && row.x % size == 0 && row.y % size == 0 && row.x >= 0 && row.y >= 0 &&
+                   row.x < width && row.y < height;
+            seen.emplace(row.x, row.y);
+        }
+        if (fits && seen.size() * per_block == count) return size;
+    }
+    throw Error(ErrorKind::bad_input, file.path() + " does not fit " + video_name + " (" +
+                                          std::to_string(width) + "x" + std::to_string(height) + "): frame " +
+                                          std::to_string(frame.frame) + " has " +
+                                          std::to_string(rows.size()) + " rows, where a grid over " +
+                                          std::to_string(width) + "x" + std::to_string(height) + " has " +
+                                          grids + ": were the vectors estimated on another video?");
+}
+
+}  // namespace xme::cli

@@ -1,0 +1,72 @@
+// Reading back the motion-field files `xme estimate -o` writes (.csv, .npy; xme/field_io.hpp has
+// their columns) one frame at a time, for `xme draw`: a long video's file is never held whole.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xme::cli {
+
+// One row of the file: a block's, or (with partitions) one partition of a macroblock.
+struct FieldRow {
+    std::int64_t x = 0;  // the block's (macroblock's) top-left pixel
+    std::int64_t y = 0;
+    std::int64_t mv_x = 0;  // quarter-pel, from the current block to its match in the reference
+    std::int64_t mv_y = 0;
+    std::int64_t cost = 0;
+    // With partitions only: the partition's index (0-40), rectangle, and whether the macroblock's
+    // chosen mode has it.
+    int partition = -1;
+    std::int64_t part_x = 0;
+    std::int64_t part_y = 0;
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+    bool chosen = false;
+};
+
+struct FieldFrame {
+    std::int64_t frame = 0;  // the current frame's index
+    std::vector<FieldRow> rows;
+};
+
+class FieldFileReader {
+public:
+    // Opens a file written by `xme estimate -o` (by extension, as open_field_writer writes them) and
+    // reads its header. Throws Error(invalid_argument) for an extension that is neither .csv nor .npy,
+    // Error(bad_input) for a file that cannot be read or is not xme's.
+    explicit FieldFileReader(const std::string& path);
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+    [[nodiscard]] bool partitions() const { return partitions_; }  // 15 columns: one row per partition
+    // The next frame's rows, or nothing at the end. Throws Error(bad_input) naming the line or row
+    // that is not xme's, or frames out of order.
+    [[nodiscard]] std::optional<FieldFrame> next();
+
+private:
+    using Values = std::array<std::int64_t, 15>;
+    [[nodiscard]] bool read_row(Values& values);
+    [[nodiscard]] bool read_csv_row(Values& values);
+    [[nodiscard]] bool read_npy_row(Values& values);
+    [[noreturn]] void malformed(const std::string& what) const;
+
+    std::string path_;
+    std::ifstream in_;
+    bool npy_ = false;
+    bool partitions_ = false;
+    int columns_ = 9;
+    std::int64_t npy_rows_left_ = 0;
+    std::int64_t line_ = 1;          // CSV: the line last read
+    std::optional<Values> pending_;  // the first row of the next frame, read ahead
+    std::optional<std::int64_t> last_frame_;
+};
+
+// The block grid a frame's rows form over a width x height picture: its block size (4, 8, 16 or 32;
+// 16 with partitions). Throws Error(bad_input) saying how the rows and the picture differ.
+[[nodiscard]] int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int width, int height,
+                                const std::string& video_name);
+
+}  // namespace xme::cli
