@@ -132,8 +132,10 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--start", s.start, "Frames to skip first")->check(CLI::NonNegativeNumber);
     cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
         ->check(CLI::NonNegativeNumber);
-    cmd.add_option("-o,--output", s.output,
-                   "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's)")
+    cmd.add_option(
+           "-o,--output", s.output,
+           "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's); or "
+           ".flo (Middlebury flow, one file per pair: flow_%04d.flo)")
         ->each(note_empty(o.empty_values, "-o"));
     cmd.add_option("--json", s.json,
                    "Summary: input, parameters, devices, per-frame metrics, timings, agreement; - for stdout")
