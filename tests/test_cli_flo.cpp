@@ -10,16 +10,16 @@
 #include <random>
 
 #include "cli_test_helpers.hpp"
-#include "flo_test_helpers.hpp"
+#include "export_test_helpers.hpp"
 #include "test_support.hpp"
 #include "xme/video.hpp"
 
 namespace {
 
 using namespace xme::test::cli;
-using xme::test::flo::Flow;
-using xme::test::flo::read_flo;
-using xme::test::flo::read_vectors_npy;
+using xme::test::exports::Flow;
+using xme::test::exports::read_flo;
+using xme::test::exports::read_vectors_npy;
 namespace fs = std::filesystem;
 
 constexpr float unpainted = -1e9F;

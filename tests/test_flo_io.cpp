@@ -7,13 +7,13 @@
 #include <random>
 #include <string>
 
-#include "flo_test_helpers.hpp"
+#include "export_test_helpers.hpp"
 #include "io_test_helpers.hpp"
 #include "xme/field_io.hpp"
 
 using namespace xme::test::io;
 using xme::ErrorKind;
-using xme::test::flo::read_flo;
+using xme::test::exports::read_flo;
 
 namespace {
 
@@ -41,7 +41,7 @@ const xme::BlockMotion& covering(const xme::MacroblockMotion& macroblock, int x,
 
 // Every pixel of `path` against `field` (block or chosen partition), in pixels.
 void check_flow(const std::string& path, const xme::MotionField& field, int width, int height) {
-    const xme::test::flo::Flow flow = read_flo(path);
+    const xme::test::exports::Flow flow = read_flo(path);
     REQUIRE(flow.width == width);
     REQUIRE(flow.height == height);
     int wrong = 0;

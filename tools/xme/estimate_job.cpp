@@ -13,6 +13,7 @@
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
 #include "xme/field_io.hpp"
+#include "xme/mvs_io.hpp"
 #include "xme/params.hpp"
 
 namespace xme::cli {
@@ -119,6 +120,10 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
                EstimateReport& report, bool& frames_lost) {
     std::unique_ptr<FieldWriter> writer = open_writer(
         settings.output, field_layout_of(settings.session.params), {report.video.width, report.video.height});
+    std::unique_ptr<FieldWriter> mvs_writer =
+        settings.export_mvs.empty()
+            ? nullptr
+            : open_mvs_writer(settings.export_mvs, field_layout_of(settings.session.params));
     std::optional<CompensationOutputs> planes;
     if (settings.compensation.any())
         planes.emplace(settings.compensation, report.video.width, report.video.height);
@@ -143,6 +148,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
+        if (mvs_writer) mvs_writer->write(pair.frame, field);
         FrameRecord record;
         record.frame = pair.frame;
         const MotionField* previous =
