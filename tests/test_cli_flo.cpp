@@ -55,7 +55,8 @@ std::map<int, Flow> check_flo_against_npy(const std::string& options, const fs::
         }
     }
     std::map<int, Flow> flows;
-    for (const auto& [frame, uv] : expected) {
+    for (const auto& [frame_index, uv] : expected) {
+        const int frame = frame_index;  // a copy: INFO's lambda cannot capture a structured binding
         char name[32];
         std::snprintf(name, sizeof name, "f_%03d.flo", frame);
         INFO("frame ", frame);
@@ -148,7 +149,8 @@ TEST_SUITE("cli") {
         REQUIRE(flows.size() == 2);
         // A block well inside the frame finds the motion exactly (noise: one zero-SAD candidate): the pixel
         // (x, y) of the current frame is at (x + u, y + v) in the reference, so (u, v) = (-sx, -sy).
-        for (const auto& [frame, flow] : flows) {
+        for (const auto& [frame_index, flow] : flows) {
+            const int frame = frame_index;  // a copy: INFO's lambda cannot capture a structured binding
             INFO("frame ", frame);
             for (int y = 8; y + 8 <= height - 8; y += 8) {
                 for (int x = 8; x + 8 <= width - 8; x += 8) {

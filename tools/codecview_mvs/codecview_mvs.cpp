@@ -42,6 +42,12 @@ struct CloseInput {
 struct FreeGraph {
     void operator()(AVFilterGraph* g) const { avfilter_graph_free(&g); }
 };
+struct CloseOutput {
+    void operator()(AVFormatContext* f) const {
+        if (!(f->oformat->flags & AVFMT_NOFILE)) avio_closep(&f->pb);
+        avformat_free_context(f);
+    }
+};
 struct FreeInOut {
     void operator()(AVFilterInOut* io) const { avfilter_inout_free(&io); }
 };
@@ -86,6 +92,7 @@ struct Input {
 
 struct Output {
     std::string path;
+    std::unique_ptr<AVFormatContext, CloseOutput> owner;
     AVFormatContext* format = nullptr;
     std::unique_ptr<AVCodecContext, FreeCodec> encoder;
     AVStream* stream = nullptr;
@@ -95,6 +102,7 @@ struct Output {
         check(avformat_alloc_output_context2(&format, nullptr, nullptr, path.c_str()),
               ErrorKind::invalid_argument,
               "cannot tell a format from " + path + " (name it .mp4, .mkv, .y4m or out_%04d.png)");
+        owner.reset(format);
         const AVCodecID id =
             av_guess_codec(format->oformat, nullptr, path.c_str(), nullptr, AVMEDIA_TYPE_VIDEO);
         const AVCodec* codec = avcodec_find_encoder(id);
@@ -123,13 +131,6 @@ struct Output {
                   "cannot write " + path);
         check(avformat_write_header(format, nullptr), ErrorKind::io, "cannot write " + path);
     }
-    ~Output() {
-        if (format != nullptr && !(format->oformat->flags & AVFMT_NOFILE)) avio_closep(&format->pb);
-        avformat_free_context(format);
-    }
-    Output(const Output&) = delete;
-    Output& operator=(const Output&) = delete;
-
     // Encodes `frame` (nullptr: the end) and writes every packet ready.
     void encode(const AVFrame* frame) {
         check(avcodec_send_frame(encoder.get(), frame), ErrorKind::io, "cannot encode " + path);
