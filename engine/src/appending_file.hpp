@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -74,13 +75,17 @@ private:
 
 // NPY format 1.0: magic, version, a little-endian uint16 header length, then a Python dict literal
 // padded with spaces and ending in '\n'. A fixed 128-byte header leaves room for any shape, so it can be
-// rewritten in place after every frame. `descr` is numpy's type ("<i4"), `shape` a tuple "(3, 9)".
-inline std::string npy_header(std::string_view descr, const std::string& shape) {
-    constexpr std::size_t header_size = 128;
-    std::string dict =
-        "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+// rewritten in place after every frame. `descr` is numpy's type ("<i4"), `shape` a tuple "(3, 9)";
+// a structured type's `descr` is its list of fields ("[('x', '<i4'), ...]"), unquoted, and needs a
+// larger `header_size` (a multiple of 64).
+inline std::string npy_header(std::string_view descr, const std::string& shape,
+                              std::size_t header_size = 128) {
+    const std::string type = descr.starts_with('[') ? std::string(descr) : "'" + std::string(descr) + "'";
+    std::string dict = "{'descr': " + type + ", 'fortran_order': False, 'shape': " + shape + ", }";
     static constexpr char prelude[] = "\x93NUMPY\x01\x00";
     constexpr std::size_t prelude_size = sizeof prelude - 1 + 2;  // + the uint16 length
+    if (dict.size() >= header_size - prelude_size)
+        throw std::logic_error("npy_header: header_size too small");
     dict.resize(header_size - prelude_size - 1, ' ');
     dict += '\n';
     std::string text(prelude, sizeof prelude - 1);

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "appending_file.hpp"
+#include "flo_writer.hpp"
 #include "xme/error.hpp"
 #include "xme/video.hpp"
 
@@ -203,13 +204,14 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FieldWriter> open_field_writer(const std::string& path, FieldLayout layout) {
+std::unique_ptr<FieldWriter> open_field_writer(const std::string& path, FieldLayout layout, LumaSize frame) {
     const std::string ext = lowercase_extension(path);
     if (ext == ".csv") return std::make_unique<CsvFieldWriter>(path, layout);
     if (ext == ".npy") return std::make_unique<NpyFieldWriter>(path, layout);
+    if (ext == ".flo") return open_flo_writer(path, layout, frame);
     const std::string what = ext.empty() ? "no extension" : "unknown extension '" + ext + "'";
     throw Error(ErrorKind::invalid_argument,
-                "cannot write motion fields to " + path + ": " + what + "; use .csv or .npy");
+                "cannot write motion fields to " + path + ": " + what + "; use .csv, .npy or .flo");
 }
 
 }  // namespace xme

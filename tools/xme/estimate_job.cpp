@@ -13,6 +13,7 @@
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
 #include "xme/field_io.hpp"
+#include "xme/mvs_io.hpp"
 #include "xme/params.hpp"
 
 namespace xme::cli {
@@ -97,15 +98,32 @@ void take_reader_notices(VideoReader& reader, EstimateReport& report, bool& fram
     }
 }
 
-std::unique_ptr<FieldWriter> open_writer(const std::string& output, FieldLayout layout) {
+std::unique_ptr<FieldWriter> open_writer(const std::string& output, FieldLayout layout, LumaSize frame) {
     if (output.empty()) return nullptr;
-    return output == "-" ? open_stdout_csv_writer(layout) : open_field_writer(output, layout);
+    return output == "-" ? open_stdout_csv_writer(layout) : open_field_writer(output, layout, frame);
+}
+
+// A .flo file holds one field: without a frame number in its name, the run must be one pair, by
+// --frames 2 or by the input's exact frame count. Checked before any work.
+void check_single_field_output(const EstimateSettings& settings, const VideoInfo& video) {
+    if (lowercase_extension(settings.output) != ".flo" || names_one_file_per_frame(settings.output)) return;
+    const bool exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
+    if (settings.frames == 2 || (exact && video.frame_count - settings.start == 2)) return;
+    throw Error(ErrorKind::invalid_argument,
+                "-o " + settings.output +
+                    ": a .flo file holds one frame pair's field and this run may estimate more; name one "
+                    "file per pair with a frame number, as in -o flow_%04d.flo, or estimate one pair with "
+                    "--frames 2");
 }
 
 void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoReader& reader,
                EstimateReport& report, bool& frames_lost) {
-    std::unique_ptr<FieldWriter> writer =
-        open_writer(settings.output, field_layout_of(settings.session.params));
+    std::unique_ptr<FieldWriter> writer = open_writer(
+        settings.output, field_layout_of(settings.session.params), {report.video.width, report.video.height});
+    std::unique_ptr<FieldWriter> mvs_writer =
+        settings.export_mvs.empty()
+            ? nullptr
+            : open_mvs_writer(settings.export_mvs, field_layout_of(settings.session.params));
     std::optional<CompensationOutputs> planes;
     if (settings.compensation.any())
         planes.emplace(settings.compensation, report.video.width, report.video.height);
@@ -130,6 +148,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     auto deliver = [&](ScheduledPair&& pair) {
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
+        if (mvs_writer) mvs_writer->write(pair.frame, field);
         if (settings.on_pair) settings.on_pair(pair, report.video);
         FrameRecord record;
         record.frame = pair.frame;
@@ -190,6 +209,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     // An FFmpeg container's count is only a claim; Y4M and raw counts are exact where they are known.
     const bool count_exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
     if (count_exact && video.frame_count - settings.start < 2) throw_no_pair(settings, video.frame_count);
+    check_single_field_output(settings, video);
     if (settings.start > 0) {
         const std::int64_t skipped = reader->skip_frames(settings.start);
         if (skipped < settings.start) throw_no_pair(settings, skipped);

@@ -25,8 +25,9 @@ struct EstimateSettings {
     SessionOptions session;                     // params, variant, threads; the size is filled from the input
     std::int64_t start = 0;                     // frames skipped before the first one read
     std::int64_t frames = -1;                   // frames read (pairs = frames - 1); -1: to the end
-    std::string output;                         // .csv or .npy, or empty
+    std::string output;                         // .csv, .npy or .flo (pattern), or empty
     std::string json;                           // summary file, or empty
+    std::string export_mvs;                     // --export-mvs: FFmpeg's AVMotionVector records (.mvs.npy)
     CompensationPaths compensation;             // --prediction, --residual, --coefficients
     std::optional<TransformOptions> transform;  // --transform, --qstep
     bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw

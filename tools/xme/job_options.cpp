@@ -134,12 +134,18 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--start", s.start, "Frames to skip first")->check(CLI::NonNegativeNumber);
     cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
         ->check(CLI::NonNegativeNumber);
-    cmd.add_option("-o,--output", s.output,
-                   "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's)")
+    cmd.add_option(
+           "-o,--output", s.output,
+           "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's); or "
+           ".flo (Middlebury flow, one file per pair: flow_%04d.flo)")
         ->each(note_empty(o.empty_values, "-o"));
     cmd.add_option("--json", s.json,
                    "Summary: input, parameters, devices, per-frame metrics, timings, agreement; - for stdout")
         ->each(note_empty(o.empty_values, "--json"));
+    cmd.add_option("--export-mvs", s.export_mvs,
+                   "Motion vectors as FFmpeg's AVMotionVector records (codecview's convention): a NumPy "
+                   "structured array, NAME.mvs.npy")
+        ->each(note_empty(o.empty_values, "--export-mvs"));
     cmd.add_option("--prediction", s.compensation.prediction,
                    "Each pair's motion-compensated prediction (SPEC §12) as a gray .y4m")
         ->each(note_empty(o.empty_values, "--prediction"));
@@ -205,6 +211,13 @@ EstimateSettings settings_from(const JobOptions& o) {
         throw Error(ErrorKind::invalid_argument,
                     "-o and --json both name " + settings.output +
                         ": the summary would overwrite the vectors; give two files");
+    }
+    for (const std::string* other : {&settings.output, &settings.json}) {
+        if (!settings.export_mvs.empty() && !other->empty() && same_file(settings.export_mvs, *other)) {
+            throw Error(ErrorKind::invalid_argument,
+                        "--export-mvs and " + std::string(other == &settings.json ? "--json" : "-o") +
+                            " both name " + settings.export_mvs + ": give two files");
+        }
     }
     if (!o.backend.empty() && !o.backends.empty()) {
         throw Error(ErrorKind::invalid_argument,

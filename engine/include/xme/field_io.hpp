@@ -36,6 +36,17 @@ public:
     virtual void write(std::int64_t frame_index, const MotionField& field) = 0;
 };
 
+// The frames' luma size: a ".flo" file holds one vector per pixel of it. The other formats ignore it.
+struct LumaSize {
+    int width = 0;
+    int height = 0;
+};
+
+// Whether `path` names one file per frame: a ".flo" name with one printf-style number ("flow_%04d.flo",
+// "%d", "%5d"; "%%" is a percent sign), replaced by each field's frame index. Throws
+// Error(invalid_argument) for any other use of '%' in a ".flo" name; other formats never have one.
+[[nodiscard]] bool names_one_file_per_frame(const std::string& path);
+
 // By extension:
 // - ".csv": header `frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates`, one row per block;
 //   x, y are the block's top-left pixel, mv in quarter-pel, cost_kind by name ("sad", "satd+rate"),
@@ -46,8 +57,19 @@ public:
 //   and 1 when it is one of the partitions of the macroblock's chosen mode, else 0.
 // - ".npy": an int32 array of shape (rows, 9) (or (rows, 15)) with the same columns in the same order,
 //   cost_kind as cost_kind_code; loadable with numpy.load.
-// Throws Error(invalid_argument) for another extension, Error(io) when the file cannot be written.
+// - ".flo": Middlebury optical flow, as OpenCV's readOpticalFlow reads it: the float 202021.25 (the
+//   bytes "PIEH"), int32 width, int32 height (`frame`'s), then float32 (u, v) per pixel, row-major,
+//   little-endian. Each pixel holds its block's vector in pixels, (mv_x / 4, mv_y / 4), and a partial
+//   block's pixels at the right and bottom edges are its own (SPEC §1 tiles from (0, 0)); with
+//   FieldLayout::partitions, the vector of the chosen mode's partition that covers the pixel (as SPEC
+//   §12's prediction takes it). The flow is from the current frame to the reference: the pixel (x, y)
+//   of the current frame is found at (x + u, y + v) in the reference. One field per file: `path` is a
+//   pattern (names_one_file_per_frame) or holds a single field (a second write is
+//   Error(invalid_argument)). A file that fails mid-write is removed.
+// Throws Error(invalid_argument) for another extension (or ".flo" without `frame`), Error(io) when the
+// file (for a pattern, its folder) cannot be written.
 [[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path,
-                                                             FieldLayout layout = FieldLayout::blocks);
+                                                             FieldLayout layout = FieldLayout::blocks,
+                                                             LumaSize frame = {});
 
 }  // namespace xme

@@ -1,0 +1,31 @@
+// Motion vectors in FFmpeg's AVMotionVector convention (libavutil/motion_vector.h), for the tools that
+// read FFmpeg's exported vectors (`-flags2 +export_mvs`, the codecview filter). FFmpeg carries them as
+// frame side data (AV_FRAME_DATA_MOTION_VECTORS), which no muxer stores, so they go to a file.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "xme/field_io.hpp"
+
+namespace xme {
+
+// ".npy" (named *.mvs.npy by convention): a NumPy structured array, one record per block (with
+// FieldLayout::partitions, per partition of each macroblock's chosen mode), appended frame by frame
+// and valid after every frame. Fields, packed, little-endian: frame (int32, the `frame` of -o's rows),
+// then AVMotionVector's in its order and types: source (int32, -1: the past reference), w, h (uint8,
+// the block's or partition's size), src_x, src_y, dst_x, dst_y (int16), flags (uint64, 0), motion_x,
+// motion_y (int32), motion_scale (uint16, 4). dst is the centre of the block in the current frame
+// (x + w/2, y + h/2, as FFmpeg's decoders and its mestimate filter fill it); motion is xme's vector
+// unchanged (quarter-pel, from the current block to its match in the reference: FFmpeg's motion =
+// src - dst has the same direction); src = dst + motion / motion_scale in C's integer division
+// (toward zero), as FFmpeg's decoders compute it: where the block's pixels come from in the reference.
+// Throws Error(invalid_argument) for a name not ending in ".npy", Error(io) when it cannot be written.
+[[nodiscard]] std::unique_ptr<FieldWriter> open_mvs_writer(const std::string& path,
+                                                           FieldLayout layout = FieldLayout::blocks);
+
+// The numpy dtype of its records, as the file's header gives it.
+[[nodiscard]] std::string mvs_record_descr();
+inline constexpr int mvs_record_bytes = 36;  // packed: 4 + 4 + 1 + 1 + 4 * 2 + 8 + 4 + 4 + 2
+
+}  // namespace xme
