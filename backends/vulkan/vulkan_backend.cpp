@@ -41,8 +41,8 @@ public:
 
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
-    // SPEC §8 (rate term, predictors, centred window) on fs and fs+hpel in the fast variant only
-    // (rate_search.comp); legacy is SPEC §5's distortion-only design.
+    // SPEC §8 (rate term, predictors, centred window), §10's quarter-pel refinement and §11's dia and hex
+    // in the fast variant only (rate_search.comp); legacy is SPEC §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
@@ -54,11 +54,15 @@ public:
             }
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
-        SessionOptions without_rate = options;
-        without_rate.params.lambda = 0;
-        without_rate.params.predictor = Predictor::none;
-        without_rate.params.centre = WindowCentre::zero;
-        return full_search_chains_only(info_, without_rate, 0);
+        // What rate_search.comp adds to the fast kernel's chains: §8's settings, +qpel, dia and hex.
+        SessionOptions handled = options;
+        handled.params.lambda = 0;
+        handled.params.predictor = Predictor::none;
+        handled.params.centre = WindowCentre::zero;
+        if (handled.params.subpel == Subpel::qpel) handled.params.subpel = Subpel::none;
+        if (handled.params.search == SearchMethod::diamond || handled.params.search == SearchMethod::hexagon)
+            handled.params.search = SearchMethod::full;
+        return full_search_chains_only(info_, handled, 0);
     }
 
     // SPEC §13, both variants (shaders/dct.comp).
