@@ -13,7 +13,9 @@
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int BLOCK = 16;
-layout(constant_id = 1) const int WALK = 0;  // the integer search: 0 fs, 1 dia, 2 hex
+// The integer search: 0 fs, 1 dia, 2 hex; 3 none: the fast kernel's pass left the integer vector in
+// results (plain fs+qpel: lambda 0, no predictor), and Candidates is not written.
+layout(constant_id = 1) const int WALK = 0;
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
@@ -193,6 +195,10 @@ void main() {
     Walk integer;
     if (WALK == 0) {
         integer = window_search(lane, origin, centre, p);
+    } else if (WALK == 3) {
+        // Read by every lane before refine_qpel's first barrier; lane 0 overwrites it at the end.
+        const uvec2 fast = results[index];
+        integer = Walk(candidate_key(fast.y, 0u, 4 * (unpack_vector(fast.x) / 4), p), 0u);
     } else {
         integer = walk_start(lane, origin, centre, p);
         if (WALK == 1) walk_diamond(lane, origin, centre, p, integer);
@@ -221,6 +227,6 @@ void main() {
     if (lane == 0) {
         const ivec2 mv = key_vector(winner);
         results[index] = block_result(mv.x, mv.y, winner.x);
-        candidates[index] = evaluated;
+        if (WALK != 3) candidates[index] = evaluated;
     }
 }

@@ -54,15 +54,21 @@ public:
             }
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
-        // What rate_search.comp adds to the fast kernel's chains: §8's settings, +qpel, dia and hex.
-        SessionOptions handled = options;
-        handled.params.lambda = 0;
-        handled.params.predictor = Predictor::none;
-        handled.params.centre = WindowCentre::zero;
-        if (handled.params.subpel == Subpel::qpel) handled.params.subpel = Subpel::none;
-        if (handled.params.search == SearchMethod::diamond || handled.params.search == SearchMethod::hexagon)
-            handled.params.search = SearchMethod::full;
-        return full_search_chains_only(info_, handled, 0);
+        // The fast variant: fs, dia and hex, alone, +hpel or +qpel, with every SPEC §8 setting.
+        const SearchParams& p = options.params;
+        std::string missing;
+        if (p.search != SearchMethod::full && p.search != SearchMethod::diamond &&
+            p.search != SearchMethod::hexagon) {
+            missing = "the " + std::string(to_string(p.search)) + " search";
+        }
+        if (p.partitions == Partitions::all) {
+            missing += (missing.empty() ? "" : ", ") + std::string("the 41 partitions of SPEC §9");
+        }
+        if (missing.empty()) return Support::yes();
+        return Support::no(info_.name + " computes fs, dia and hex, alone, +hpel or +qpel, without " +
+                           missing +
+                           ": run this chain with --backend cpu (it computes every chain) or --backend "
+                           "reference (the scalar oracle: slow)");
     }
 
     // SPEC §13, both variants (shaders/dct.comp).
