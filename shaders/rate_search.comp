@@ -1,16 +1,21 @@
-// SPEC §8 for fs and fs+hpel: J = D + lambda * R(mv - p) with the predictor none, temporal or spatial
-// and the window centred on zero or on the predictor. One workgroup per block: its invocations share
-// the window's integer candidates, a reduction by §8's key (J, |mv - p|, mv.y, mv.x) picks the winner,
-// then nine invocations cost §4's half-pel candidates exactly in integers (4 * the bilinear average is
-// a sum of texels) and a second reduction picks the final vector. Every chain of these settings takes
-// this shader; the spatial predictor runs it once per wavefront step (blocks with bx + 2 by = step, so
-// that the left, top, top-right and top-left neighbours are final: docs/vulkan-notes.md).
+// SPEC §8 for fs, dia and hex (§11), alone, +hpel or +qpel (§10): J = D + lambda * R(mv - p) with the
+// predictor none, temporal or spatial and the window centred on zero or on the predictor. One workgroup
+// per block: for fs its invocations share the window's integer candidates and a reduction by §8's key
+// (J, |mv - p|, mv.y, mv.x) picks the winner; dia and hex walk their steps together (walk_search.glsl).
+// Then nine invocations cost §4's half-pel candidates exactly in integers (4 * the bilinear average is
+// a sum of texels) and a second reduction picks the final vector, or qpel_stage.glsl refines to §10.
+// Every chain of these settings takes this shader; the spatial predictor runs it once per wavefront
+// step (blocks with bx + 2 by = step, so that the left, top, top-right and top-left neighbours are
+// final: docs/vulkan-notes.md).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "search_common.glsl"
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int BLOCK = 16;
+// The integer search: 0 fs, 1 dia, 2 hex; 3 none: the fast kernel's pass left the integer vector in
+// results (plain fs+qpel: lambda 0, no predictor), and Candidates is not written.
+layout(constant_id = 1) const int WALK = 0;
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
@@ -25,7 +30,7 @@ layout(push_constant) uniform RateSearchParams {
     int blocks_y;
     int range;
     int restrict_border;
-    int refine;     // 0: fs; 1: fs+hpel
+    int refine;     // 0: none; 1: +hpel; 2: +qpel
     int lambda;     // 0..65535
     int predictor;  // 0: none (or a segment's first pair), 1: temporal, 2: spatial
     int centre_on_predictor;
@@ -134,6 +139,36 @@ uint half_pel_cost4(ivec2 origin, ivec2 q) {
     return uint(sum);
 }
 
+#include "qpel_stage.glsl"
+#include "walk_search.glsl"
+
+// SPEC §8's full search of the window centred on `centre`: the smallest key and the count evaluated.
+Walk window_search(uint lane, ivec2 origin, ivec2 centre, ivec2 p) {
+    // Candidate i is centre + (i % side - R, i / side - R).
+    const int side = 2 * params.range + 1;
+    const uint weight = uint(params.lambda);
+    uvec4 best = uvec4(0xFFFFFFFFu);
+    uint count = 0;
+    for (int i = int(lane); i < side * side; i += GROUP) {
+        const ivec2 pel_vector = centre + ivec2(i % side, i / side) - params.range;
+        const bool valid = params.restrict_border == 0 || pel_vector == ivec2(0) ||
+                           inside_padded_frame(origin + pel_vector, params.padded_size, BLOCK);
+        if (!valid) continue;
+        ++count;
+        const uvec4 key = candidate_key(integer_sad(origin, pel_vector), weight, 4 * pel_vector, p);
+        if (key_less4(key, best)) best = key;
+    }
+    keys[lane] = best;
+    counts[lane] = count;
+    reduce(lane);
+    Walk result = Walk(keys[0], counts[0]);
+    if (result.evaluated == 0) {
+        // SPEC §8: a window centred on the predictor with no valid candidate; the zero vector is the result.
+        result = Walk(candidate_key(integer_sad(origin, ivec2(0)), weight, ivec2(0), p), 1u);
+    }
+    return result;
+}
+
 void main() {
     const uint lane = gl_LocalInvocationID.x;
     ivec2 block;
@@ -157,35 +192,27 @@ void main() {
                              : ivec2(0);
     barrier();  // current_block
 
-    // The integer window: candidate i is centre + (i % side - R, i / side - R).
-    const int side = 2 * params.range + 1;
+    Walk integer;
+    if (WALK == 0) {
+        integer = window_search(lane, origin, centre, p);
+    } else if (WALK == 3) {
+        // Read by every lane before refine_qpel's first barrier; lane 0 overwrites it at the end.
+        const uvec2 fast = results[index];
+        integer = Walk(candidate_key(fast.y, 0u, 4 * (unpack_vector(fast.x) / 4), p), 0u);
+    } else {
+        integer = walk_start(lane, origin, centre, p);
+        if (WALK == 1) walk_diamond(lane, origin, centre, p, integer);
+        if (WALK == 2) walk_hexagon(lane, origin, centre, p, integer);
+    }
+    uvec4 winner = integer.best;
+    const uint evaluated = integer.evaluated;
     const uint weight = uint(params.lambda);
-    uvec4 best = uvec4(0xFFFFFFFFu);
-    uint count = 0;
-    for (int i = int(lane); i < side * side; i += GROUP) {
-        const ivec2 pel_vector = centre + ivec2(i % side, i / side) - params.range;
-        const bool valid = params.restrict_border == 0 || pel_vector == ivec2(0) ||
-                           inside_padded_frame(origin + pel_vector, params.padded_size, BLOCK);
-        if (!valid) continue;
-        ++count;
-        const uvec4 key = candidate_key(integer_sad(origin, pel_vector), weight, 4 * pel_vector, p);
-        if (key_less4(key, best)) best = key;
-    }
-    keys[lane] = best;
-    counts[lane] = count;
-    reduce(lane);
-    uvec4 winner = keys[0];
-    uint evaluated = counts[0];
-    if (evaluated == 0) {
-        // SPEC §8: a window centred on the predictor with no valid candidate; the zero vector is the result.
-        winner = candidate_key(integer_sad(origin, ivec2(0)), weight, ivec2(0), p);
-        evaluated = 1;
-    }
 
-    if (params.refine != 0) {
+    if (params.refine == 2) winner = refine_qpel(lane, origin, key_vector(winner), p);
+    if (params.refine == 1) {
         barrier();  // every lane has read keys[0]
         const ivec2 start = key_vector(winner);
-        best = uvec4(0xFFFFFFFFu);
+        uvec4 best = uvec4(0xFFFFFFFFu);
         if (lane < 9) {
             const ivec2 q = start + 2 * ivec2(int(lane) % 3 - 1, int(lane) / 3 - 1);
             const bool valid = lane == 4 || params.restrict_border == 0 ||
@@ -200,6 +227,6 @@ void main() {
     if (lane == 0) {
         const ivec2 mv = key_vector(winner);
         results[index] = block_result(mv.x, mv.y, winner.x);
-        candidates[index] = evaluated;
+        if (WALK != 3) candidates[index] = evaluated;
     }
 }

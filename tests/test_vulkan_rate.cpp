@@ -35,7 +35,7 @@ TEST_SUITE("conformance") {
         auto rng = xme::test::rng_for("vulkan temporal handover");
         const auto first = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
         const auto second = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
-        for (const auto subpel : {xme::Subpel::none, xme::Subpel::hpel}) {
+        for (const auto subpel : {xme::Subpel::none, xme::Subpel::hpel, xme::Subpel::qpel}) {
             xme::SearchParams params{8, 5, xme::BorderMode::restrict, xme::SearchMethod::full, subpel};
             params.lambda = 6;
             params.predictor = xme::Predictor::temporal;

@@ -1,8 +1,10 @@
 // The "fast" variant: full_search.comp (integer search in shared-memory tiles) then hpel_refine.comp
-// (reduction over splits and exact integer half-pel refinement).
+// (reduction over splits and exact integer half-pel refinement); for fs+qpel, rate_search.comp's
+// quarter-pel refinement of the reduced integer vector (SPEC §10) as a third pass.
 #include "full_search_half_pairs_spv.hpp"
 #include "full_search_spv.hpp"
 #include "hpel_refine_spv.hpp"
+#include "rate_search_spv.hpp"
 #include "search_plan.hpp"
 #include "tile_shape.hpp"
 #include "xme/error.hpp"
@@ -79,6 +81,7 @@ public:
         keys_ = Buffer(
             context, static_cast<VkDeviceSize>(shape_.splits) * static_cast<VkDeviceSize>(block_count) * 8,
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device, "the best keys of the integer search");
+        if (options.params.subpel == Subpel::qpel) set_up_qpel(resources, padded_size);
         search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
         refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
@@ -104,13 +107,48 @@ public:
         refine_->bind_and_push(commands, (*refine_sets_)[slots.combination()], refine_params_);
         api.vkCmdDispatch(commands, groups_x_, groups_y_, 1);
         pass_done();
+        if (qpel_ == nullptr) return;
+        memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        qpel_->bind_and_push(commands, (*qpel_sets_)[slots.combination()], qpel_params_);
+        api.vkCmdDispatch(commands, groups_x_, groups_y_, 1);
+        pass_done();
     }
 
     [[nodiscard]] std::vector<std::string> pass_names() const override {
+        if (qpel_ != nullptr) return {"integer search", "reduction", "quarter-pel refinement"};
         return {"integer search", refine_params_.refine != 0 ? "half-pel refinement" : "reduction"};
     }
 
 private:
+    // rate_search.comp with WALK 3 reads the reduction's integer vectors from the results and refines
+    // them; lambda 0 and no predictor (other fs+qpel chains take the rate search plan). It writes no
+    // candidate counts and reads no previous vectors, so the keys buffer fills both bindings.
+    void set_up_qpel(const SessionResources& resources, Int2 padded_size) {
+        Context& context = resources.context;
+        const auto& options = resources.options;
+        qpel_params_.frame_size = {options.width, options.height};
+        qpel_params_.padded_size = padded_size;
+        qpel_params_.blocks_x = static_cast<std::int32_t>(groups_x_);
+        qpel_params_.blocks_y = static_cast<std::int32_t>(groups_y_);
+        qpel_params_.range = options.params.range;
+        qpel_params_.restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
+        qpel_params_.refine = 2;
+        qpel_ = &context.pipeline(shaders::rate_search, {{"BLOCK", options.params.block_size}, {"WALK", 3}},
+                                  push_constant_layout<RateSearchParams>());
+        qpel_sets_ = std::make_unique<DescriptorSets>(context, *qpel_, frame_slot_combinations);
+        const VkSampler sampler = context.nearest_sampler();
+        for_each_frame_slot_combination(
+            resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
+                qpel_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
+                                        {"current_frame", current_view, sampler, {}},
+                                        {"Results", {}, {}, resources.results.get()},
+                                        {"Candidates", {}, {}, keys_.get()},
+                                        {"Previous", {}, {}, keys_.get()}});
+            });
+    }
+
     SessionResources resources_;
     TileShape shape_;
     FullSearchParams search_params_;
@@ -122,6 +160,9 @@ private:
     Buffer keys_;
     std::unique_ptr<DescriptorSets> search_sets_;
     std::unique_ptr<DescriptorSets> refine_sets_;
+    const Pipeline* qpel_ = nullptr;
+    RateSearchParams qpel_params_;
+    std::unique_ptr<DescriptorSets> qpel_sets_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPEC §8 on the "fast" variant: rate_search.comp, one workgroup per block, for every chain of fs and
-// fs+hpel with a rate term, a predictor or a window centred on the predictor. The spatial predictor
+// fs+hpel with a rate term, a predictor or a window centred on the predictor, every +qpel chain (§10)
+// and dia and hex (§11), alone or refined. The spatial predictor
 // runs as a wavefront, one dispatch per step of blocks with bx + 2 by = step, so that a block's left,
 // top, top-right and top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
 #include <algorithm>
@@ -33,14 +34,15 @@ public:
         params_.blocks_y = blocks_y_;
         params_.range = p.range;
         params_.restrict_border = p.border == BorderMode::restrict ? 1 : 0;
-        params_.refine = p.subpel == Subpel::hpel ? 1 : 0;
+        params_.refine = p.subpel == Subpel::hpel ? 1 : p.subpel == Subpel::qpel ? 2 : 0;
         params_.lambda = p.lambda;
         params_.predictor = p.predictor == Predictor::temporal  ? 1
                             : p.predictor == Predictor::spatial ? 2
                                                                 : 0;
         params_.centre_on_predictor = p.centre == WindowCentre::predictor ? 1 : 0;
-        pipeline_ =
-            &context.pipeline(shaders::rate_search, {{"BLOCK", b}}, push_constant_layout<RateSearchParams>());
+        const int walk = p.search == SearchMethod::diamond ? 1 : p.search == SearchMethod::hexagon ? 2 : 0;
+        pipeline_ = &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"WALK", walk}},
+                                      push_constant_layout<RateSearchParams>());
         sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
         // Without the temporal predictor the shader never reads Previous; any buffer fills the binding.
@@ -89,7 +91,10 @@ public:
     }
 
     [[nodiscard]] std::vector<std::string> pass_names() const override {
-        return {params_.refine != 0 ? "rate search and half-pel refinement" : "rate search"};
+        static constexpr const char* names[] = {"per-block search",
+                                                "per-block search and half-pel refinement",
+                                                "per-block search and quarter-pel refinement"};
+        return {names[params_.refine]};
     }
 
 private:

@@ -71,11 +71,17 @@ public:
                                                                 const SessionTuning& tuning);
 [[nodiscard]] std::unique_ptr<SearchPlan> make_legacy_plan(const SessionResources& resources,
                                                            int pe_per_block);
-// SPEC §8's chains of fs and fs+hpel (rate_search.cpp): lambda > 0, a predictor or a centred window.
+// The per-block chains (rate_search.cpp): SPEC §8's settings (lambda > 0, a predictor or a centred
+// window), §11's dia and hex, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
-// Whether these options need make_rate_search_plan.
+// Whether these options use one of SPEC §8's settings.
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
     return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;
+}
+// Whether these options need make_rate_search_plan: the fast kernel runs fs, fs+hpel and fs+qpel
+// without §8's settings (its integer winner then refined by rate_search.comp).
+[[nodiscard]] inline bool uses_block_search(const SearchParams& params) {
+    return uses_rate_search(params) || params.search != SearchMethod::full;
 }
 
 // Workgroups needed to cover `items` with groups of `group` items.

@@ -57,7 +57,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       MemoryUse::device, "the block results");
     SessionResources resources{context, options_, frames_, results_};
-    rate_ = variant != "legacy" && uses_rate_search(options.params);
+    rate_ = variant != "legacy" && uses_block_search(options.params);
     temporal_ = rate_ && options.params.predictor == Predictor::temporal;
     if (rate_) {
         candidates_ =

@@ -41,8 +41,8 @@ public:
 
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
-    // SPEC §8 (rate term, predictors, centred window) on fs and fs+hpel in the fast variant only
-    // (rate_search.comp); legacy is SPEC §5's distortion-only design.
+    // SPEC §8 (rate term, predictors, centred window), §10's quarter-pel refinement and §11's dia and hex
+    // in the fast variant only (rate_search.comp); legacy is SPEC §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
@@ -54,11 +54,21 @@ public:
             }
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
-        SessionOptions without_rate = options;
-        without_rate.params.lambda = 0;
-        without_rate.params.predictor = Predictor::none;
-        without_rate.params.centre = WindowCentre::zero;
-        return full_search_chains_only(info_, without_rate, 0);
+        // The fast variant: fs, dia and hex, alone, +hpel or +qpel, with every SPEC §8 setting.
+        const SearchParams& p = options.params;
+        std::string missing;
+        if (p.search != SearchMethod::full && p.search != SearchMethod::diamond &&
+            p.search != SearchMethod::hexagon) {
+            missing = "the " + std::string(to_string(p.search)) + " search";
+        }
+        if (p.partitions == Partitions::all) {
+            missing += (missing.empty() ? "" : ", ") + std::string("the 41 partitions of SPEC §9");
+        }
+        if (missing.empty()) return Support::yes();
+        return Support::no(info_.name + " computes fs, dia and hex, alone, +hpel or +qpel, without " +
+                           missing +
+                           ": run this chain with --backend cpu (it computes every chain) or --backend "
+                           "reference (the scalar oracle: slow)");
     }
 
     // SPEC §13, both variants (shaders/dct.comp).

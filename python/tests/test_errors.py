@@ -64,11 +64,11 @@ class Errors(unittest.TestCase):
         if not vulkan:
             self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
         name = vulkan[0]["name"]
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
                           lambda: xme.estimate(self.frame, self.frame, device=name, algo="tz"))
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
                           lambda: xme.Estimator(device=name, algo="tz").feed(self.frame))
-        self.assert_error(xme.Unsupported, f"{name} computes fs and fs+hpel only",
+        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
                           lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="tz"))
 
     def test_missing_video(self):

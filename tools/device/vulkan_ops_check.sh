@@ -8,8 +8,9 @@
 # XME_BENCH_BACKENDS (default cuda:0,vulkan:0) names the bench's devices: vulkan:0 alone for a build
 # without CUDA (the build made here with Vulkan, carried; CUDA's rows then come from a build made there).
 # Steps: the conformance rows for vulkan under the validation layer (transforms with IEEE 1180, every
-# §8 operation row), `xme compare` against the CPU for the three settings of the task, then a bench
-# of fs and fs+hpel with and without `--qp 28 --predictor temporal`, cuda:0 beside vulkan:0.
+# operation row: §8's settings, +qpel, dia and hex), `xme compare` against the CPU for the §8 settings
+# and for fs+qpel, dia and hex+qpel, then a bench of fs and fs+hpel with and without `--qp 28
+# --predictor temporal`, and of fs, fs+hpel, fs+qpel, dia and hex, cuda:0 beside vulkan:0.
 set -uo pipefail
 bench_backends=${XME_BENCH_BACKENDS:-cuda:0,vulkan:0}
 B=build/portable
@@ -27,7 +28,10 @@ TAIL=30 step conformance_ops 300 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATIO
 for settings in "--algo fs --qp 28 --predictor temporal" \
     "--algo fs+hpel --lambda 4 --predictor spatial --center predictor" \
     "--algo fs --lambda 3 --predictor temporal --refresh 3" \
-    "--algo fs+hpel --lambda 3 --predictor temporal --refresh 3"; do
+    "--algo fs+hpel --lambda 3 --predictor temporal --refresh 3" \
+    "--algo fs+qpel --qp 28 --predictor temporal" \
+    "--algo dia --lambda 4 --predictor spatial" \
+    "--algo hex+qpel --qp 28"; do
     name="compare_$(echo "$settings" | tr -c 'a-z0-9' '_')"
     TAIL=4 step "$name" 200 "$xme" compare "$clip" --backends cpu,vulkan:0 $settings --frames 4
 done
@@ -38,6 +42,8 @@ for rate in "" "--qp 28 --predictor temporal"; do
 done
 TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
     --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
+TAIL=20 step bench_qpel_walks 300 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
+    --blocks 16 --ranges 16 --algos fs,fs+hpel,fs+qpel,dia,hex --pairs 10 --no-sad-peak
 echo "=== summary"
 cat "$OUT/summary.txt"
 exit $status
