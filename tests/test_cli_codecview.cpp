@@ -101,6 +101,17 @@ TEST_SUITE("cli") {
         }
         CHECK(!reader->read_frame().has_value());
 
+        // An MP4 keeps every frame: without packet durations its edit list ended at the last
+        // frame's start and players (and ffprobe) dropped that frame.
+        const std::string drawn_mp4 = (dir / "drawn.mp4").string();
+        const Run draw_mp4 = run_codecview(clip + " " + mvs + " " + drawn_mp4);
+        INFO(draw_mp4.output);
+        REQUIRE(draw_mp4.exit_code == 0);
+        auto mp4 = xme::open_video(drawn_mp4);
+        int mp4_frames = 0;
+        while (mp4->read_frame()) ++mp4_frames;
+        CHECK(mp4_frames == 4);
+
         const Run wrong =
             run_codecview(clip + " " + (dir / "v.npy").string() + " " + (dir / "x.y4m").string());
         INFO(wrong.output);

@@ -139,6 +139,9 @@ struct Output {
             const int got = avcodec_receive_packet(encoder.get(), packet.get());
             if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
             check(got, ErrorKind::io, "cannot encode " + path);
+            // One frame per tick of the encoder's time base: without a duration the MP4 muxer ends
+            // the track (its edit list) at the last frame's start, and players drop that frame.
+            if (packet->duration == 0) packet->duration = 1;
             av_packet_rescale_ts(packet.get(), encoder->time_base, stream->time_base);
             packet->stream_index = stream->index;
             check(av_interleaved_write_frame(format, packet.get()), ErrorKind::io, "cannot write " + path);
@@ -220,6 +223,8 @@ int run(const std::string& input_path, const std::string& vectors_path, const st
             const int got = av_buffersink_get_frame(graph->sink, filtered.get());
             if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
             check(got, ErrorKind::unsupported, "codecview failed");
+            // The P mark was for codecview; an encoder would take it as a forced frame type.
+            filtered->pict_type = AV_PICTURE_TYPE_NONE;
             output->encode(filtered.get());
             av_frame_unref(filtered.get());
         }
