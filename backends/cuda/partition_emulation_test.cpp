@@ -5,7 +5,10 @@
 // What this cannot check: that vabsdiff4 and the plain C++ beside it agree, and the device's scheduling
 // (compute-sanitizer's racecheck does, on the GPU: tools/device/cuda_p41_check.sh).
 // Random frames (noise, clipping patterns, nearly flat, a moved texture) and crops of the clip, both border
-// modes, lambda 0, small and qp 51's, partial macroblocks. A fresh seed each run, printed.
+// modes, lambda 0, small and qp 51's, partial macroblocks; a third of them also refined (+qpel,
+// partition_qpel.cuh) on 32 fibers as one warp. A fresh seed each run, printed.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "emulation_support.hpp"
+#include "partition_qpel.cuh"
 #include "partition_search.cuh"
 #include "partition_tables.hpp"
 #include "xme/partitions.hpp"
@@ -40,9 +44,11 @@ struct Case {
     int lambda;
     int mb;
     Design design;
+    bool quarter;  // fs+p41+qpel: each partition refined (partition_qpel.cuh), then the mode decision
 };
 
-p41::PartitionRecord run(const Case& c) {
+// The integer search of one case, with the mode decision on its costs.
+p41::PartitionRecord run_integer(const Case& c) {
     const p41::Tables t{c.pair->tables.terms.data(), c.pair->tables.offsets.data(), c.pair->tables.rank_bits};
     std::uint32_t bests[p41::kPartitions];
     p41::clear_bests(bests);
@@ -62,6 +68,39 @@ p41::PartitionRecord run(const Case& c) {
     return record;
 }
 
+// Every case: the integer search, then for the quarter-pel ones each partition's refinement on one warp
+// of 32 fibers (all cases in one run, as the qpel test does), whose lanes must agree, and the decision.
+std::vector<p41::PartitionRecord> run_all(const std::vector<Case>& cases, int& lane_disagreements) {
+    std::vector<p41::PartitionRecord> records;
+    for (const Case& c : cases) records.push_back(run_integer(c));
+    std::vector<std::array<std::array<xme::cuda::MotionRecord, 32>, p41::kPartitions>> lanes(cases.size());
+    auto scratch = std::make_unique<p41::QpelScratch>();
+    auto body = [&](FiberWarp& warp) {
+        for (std::size_t n = 0; n < cases.size(); ++n) {
+            if (!cases[n].quarter) continue;
+            for (int i = 0; i < p41::kPartitions; ++i) {
+                lanes[n][static_cast<std::size_t>(i)][static_cast<std::size_t>(warp.lane())] =
+                    p41::refine_partition(warp, *scratch, cases[n].job, cases[n].mb, i,
+                                          records[n].partitions[i], cases[n].lambda);
+            }
+        }
+    };
+    lane_disagreements = run_warp(body) ? 0 : 1;
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+        if (!cases[n].quarter) continue;
+        for (int i = 0; i < p41::kPartitions; ++i) {
+            const auto& per_lane = lanes[n][static_cast<std::size_t>(i)];
+            for (const auto& r : per_lane) {
+                if (r.mv_x != per_lane[0].mv_x || r.mv_y != per_lane[0].mv_y || r.cost != per_lane[0].cost)
+                    ++lane_disagreements;
+            }
+            records[n].partitions[i] = per_lane[0];
+        }
+        p41::decide_mode(records[n]);
+    }
+    return records;
+}
+
 xme::MacroblockResult expected(const Case& c) {
     xme::reference::BlockSearch search;
     const Pair& p = *c.pair;
@@ -72,7 +111,7 @@ xme::MacroblockResult expected(const Case& c) {
     search.range = c.job.range;
     search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
     search.lambda = c.lambda;
-    return xme::reference::partition_search(search, false);
+    return xme::reference::partition_search(search, c.quarter);
 }
 
 bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
@@ -92,10 +131,10 @@ bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
 void describe(const Case& c, const p41::PartitionRecord& got) {
     const xme::MacroblockResult want = expected(c);
     std::printf(
-        "%s frame %dx%d range %d %s lambda %d macroblock %d: modes %08x J %llu, reference mode %d J %llu\n",
-        c.design == Design::fast ? "fast" : "p41-002", c.job.layout.width, c.job.layout.height, c.job.range,
-        c.job.restrict_border ? "restrict" : "pad", c.lambda, c.mb, got.modes,
-        static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
+        "%s%s frame %dx%d range %d %s lambda %d macroblock %d: modes %08x J %llu, reference mode %d J %llu\n",
+        c.design == Design::fast ? "fast" : "p41-002", c.quarter ? " +qpel" : "", c.job.layout.width,
+        c.job.layout.height, c.job.range, c.job.restrict_border ? "restrict" : "pad", c.lambda, c.mb,
+        got.modes, static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
         static_cast<unsigned long long>(want.decision.cost));
     for (int i = 0; i < p41::kPartitions; ++i) {
         const auto& r = want.partitions[static_cast<std::size_t>(i)];
@@ -160,13 +199,22 @@ int main(int argc, char** argv) {
             job.blocks_y = layout.padded_height / 16;
             for (int mb = 0; mb < job.blocks_x * job.blocks_y; ++mb) {
                 for (const Design design : {Design::fast, Design::positions})
-                    cases.push_back({pair.get(), job, lambda, mb, design});
+                    cases.push_back({pair.get(), job, lambda, mb, design, false});
+                // The refinement runs after either design's integer search: once per macroblock, on every
+                // third pair (the reference refines 41 partitions, 17 candidates each).
+                if (f % 3 == 2) cases.push_back({pair.get(), job, lambda, mb, Design::fast, true});
             }
         }
         pairs.push_back(std::move(pair));
     }
-    const int mismatches = count_mismatches(cases, run, expected, same, describe);
-    std::printf("%zu macroblock searches (both designs, %d clip pairs), %d mismatches\n", cases.size(),
-                clip_pairs, mismatches);
-    return mismatches == 0 ? 0 : 1;
+    int lane_disagreements = 0;
+    const std::vector<p41::PartitionRecord> records = run_all(cases, lane_disagreements);
+    const auto result = [&](const Case& c) { return records[static_cast<std::size_t>(&c - cases.data())]; };
+    const int mismatches = count_mismatches(cases, result, expected, same, describe);
+    const auto quarter = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.quarter; });
+    std::printf(
+        "%zu macroblock searches (both designs, %ld with +qpel, %d clip pairs), %d mismatches, %d lane "
+        "disagreements\n",
+        cases.size(), static_cast<long>(quarter), clip_pairs, mismatches, lane_disagreements);
+    return mismatches == 0 && lane_disagreements == 0 ? 0 : 1;
 }

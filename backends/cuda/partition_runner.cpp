@@ -29,16 +29,17 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
         if (condition) missing += (missing.empty() ? "" : ", ") + what;
     };
     lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
-    lacks(p.subpel != Subpel::none, "the partitions' sub-pel refinement (+hpel, +qpel)");
+    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
     lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
     lacks(p.centre != WindowCentre::zero, "a window centred on the predictor");
     if (!missing.empty()) {
-        return Support::no(name +
-                           " runs the 41 partitions of SPEC §9 as fs+p41 with no predictor (lambda any), "
-                           "not yet with " +
-                           missing +
-                           ": run this chain with --backend cpu (it computes every chain) or --backend "
-                           "reference (the scalar oracle: slow)");
+        return Support::no(
+            name +
+            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor (lambda any), "
+            "not yet with " +
+            missing +
+            ": run this chain with --backend cpu (it computes every chain) or --backend "
+            "reference (the scalar oracle: slow)");
     }
     if (p.block_size != 16)
         return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
@@ -68,7 +69,10 @@ DeviceMemory upload(const std::vector<std::uint32_t>& table, const CallSite& sit
 
 PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_design, int macroblocks,
                                  int stages, const CallSite& site)
-    : positions_design_(positions_design), macroblocks_(macroblocks) {
+    : positions_design_(positions_design),
+      quarter_pel_(params.subpel == Subpel::qpel),
+      lambda_(params.lambda),
+      macroblocks_(macroblocks) {
     const PartitionTables tables = make_partition_tables(params.range, params.lambda);
     if (!tables.fits || stages > static_cast<int>(buffers_.size())) {
         throw Error(ErrorKind::unsupported,
@@ -99,6 +103,8 @@ void PartitionRunner::launch(const SearchJob& job, int stage, cudaStream_t strea
     } else {
         check(launch_partitions_fast(job, tables_, records, stream), "partitions_fast_kernel<<<>>>", site);
     }
+    if (quarter_pel_)
+        check(launch_partitions_qpel(job, lambda_, records, stream), "partitions_qpel_kernel<<<>>>", site);
 }
 
 void PartitionRunner::download(int stage, cudaStream_t stream, const CallSite& site) {

@@ -41,6 +41,8 @@ private:
         DeviceMemory device;
     };
     bool positions_design_;
+    bool quarter_pel_;
+    int lambda_;
     int macroblocks_;
     DeviceMemory terms_;
     DeviceMemory offsets_;

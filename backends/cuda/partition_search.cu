@@ -2,7 +2,9 @@
 //
 // fast: each thread's 41 least keys are reduced by a warp min per partition (one redux.sync on sm_80+)
 // and a shared atomicMin per warp; 002: 002's binary reduction over the threads in shared memory.
-// Then 41 threads decode one partition each and thread 0 takes the mode decision.
+// Then 41 threads decode one partition each and thread 0 takes the mode decision. With +qpel a second
+// kernel refines the 41 partitions (4 warps per macroblock, partition_qpel.cuh) and decides again.
+#include "partition_qpel.cuh"
 #include "partition_search.hpp"
 
 namespace xme::cuda {
@@ -10,6 +12,7 @@ namespace {
 
 constexpr int kFastThreads = 128;
 constexpr int kPositionsThreads = 128;
+constexpr int kQpelWarps = 4;
 
 __device__ __forceinline__ std::uint32_t warp_min32(std::uint32_t key) {
 #if __CUDA_ARCH__ >= 800
@@ -78,6 +81,28 @@ __global__ void __launch_bounds__(kPositionsThreads)
     finish(job, t, mb, bests, records);
 }
 
+__global__ void __launch_bounds__(32 * kQpelWarps)
+    partitions_qpel_kernel(SearchJob job, int lambda, p41::PartitionRecord* records) {
+    __shared__ p41::QpelScratch scratch[kQpelWarps];
+    __shared__ p41::PartitionRecord record;
+    const int mb = static_cast<int>(blockIdx.x);
+    const int w = static_cast<int>(threadIdx.x) / 32;
+    qpel::DeviceWarp warp;
+    for (int i = w; i < p41::kPartitions; i += kQpelWarps) {
+        const MotionRecord integer = records[mb].partitions[i];  // every lane reads it before lane 0 writes
+        const MotionRecord refined = p41::refine_partition(warp, scratch[w], job, mb, i, integer, lambda);
+        if (warp.lane() == 0) record.partitions[i] = refined;
+    }
+    __syncthreads();
+    const int i = static_cast<int>(threadIdx.x);
+    if (i < p41::kPartitions) records[mb].partitions[i] = record.partitions[i];
+    if (i == 0) {
+        p41::decide_mode(record);
+        records[mb].modes = record.modes;
+        records[mb].cost = record.cost;
+    }
+}
+
 bool usable(const SearchJob& job) {
     return job.block_size == 16 && job.reference_words != nullptr && job.blocks_x > 0 && job.blocks_y > 0;
 }
@@ -97,6 +122,18 @@ cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& table
     if (!usable(job)) return cudaErrorInvalidValue;
     partitions_002_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), kPositionsThreads, 0,
                             stream>>>(job, tables, records);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_partitions_qpel(const SearchJob& job, int lambda, p41::PartitionRecord* records,
+                                   cudaStream_t stream) {
+    const FrameLayout& f = job.layout;
+    if (!usable(job) || lambda < 0 || lambda > qpel::kMaxLambda || f.margin_x % 4 != 0 || f.margin_x < 4 ||
+        f.margin_y < 4) {
+        return cudaErrorInvalidValue;
+    }
+    partitions_qpel_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), 32 * kQpelWarps, 0,
+                             stream>>>(job, lambda, records);
     return cudaGetLastError();
 }
 

@@ -16,4 +16,9 @@ cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tabl
 cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
                                   p41::PartitionRecord* records, cudaStream_t stream);
 
+// SPEC §9's sub-pel stage: refines the 41 integer results in `records` in place by SPEC §10 (p = 0,
+// `lambda`), then decides the mode again on the refined J.
+cudaError_t launch_partitions_qpel(const SearchJob& job, int lambda, p41::PartitionRecord* records,
+                                   cudaStream_t stream);
+
 }  // namespace xme::cuda
