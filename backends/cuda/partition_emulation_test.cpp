@@ -5,7 +5,8 @@
 // What this cannot check: that vabsdiff4 and the plain C++ beside it agree, and the device's scheduling
 // (compute-sanitizer's racecheck does, on the GPU: tools/device/cuda_p41_check.sh).
 // Random frames (noise, clipping patterns, nearly flat, a moved texture) and crops of the clip, both border
-// modes, lambda 0, small and qp 51's, partial macroblocks; a third of them also refined (+qpel,
+// modes, lambda 0, small and qp 51's, no predictor or the temporal one (any p the previous pair may give),
+// partial macroblocks; a third of them also refined (+qpel,
 // partition_qpel.cuh) on 32 fibers as one warp. A fresh seed each run, printed.
 #include <algorithm>
 #include <array>
@@ -36,6 +37,20 @@ struct Pair {
     xme::Plane reference, current;
     PaddedFrame padded_reference, padded_current;
     xme::cuda::PartitionTables tables;
+    std::vector<xme::cuda::MotionRecord> predictors;  // the temporal predictor per macroblock; empty: none
+    p41::Tables device_tables() const {
+        p41::Tables t;
+        t.terms = tables.terms.data();
+        t.offsets = tables.offsets.data();
+        t.rank_bits = tables.rank_bits;
+        t.radius = tables.radius;
+        t.side = tables.side;
+        if (!predictors.empty()) {
+            t.temporal = reinterpret_cast<const std::uint8_t*>(predictors.data());
+            t.temporal_stride = sizeof(xme::cuda::MotionRecord);
+        }
+        return t;
+    }
 };
 
 struct Case {
@@ -49,7 +64,7 @@ struct Case {
 
 // The integer search of one case, with the mode decision on its costs.
 p41::PartitionRecord run_integer(const Case& c) {
-    const p41::Tables t{c.pair->tables.terms.data(), c.pair->tables.offsets.data(), c.pair->tables.rank_bits};
+    const p41::Tables t = c.pair->device_tables();
     std::uint32_t bests[p41::kPartitions];
     p41::clear_bests(bests);
     for (int thread = 0; thread < kThreads; ++thread) {
@@ -78,10 +93,12 @@ std::vector<p41::PartitionRecord> run_all(const std::vector<Case>& cases, int& l
     auto body = [&](FiberWarp& warp) {
         for (std::size_t n = 0; n < cases.size(); ++n) {
             if (!cases[n].quarter) continue;
+            int px, py;
+            p41::predictor_of(cases[n].pair->device_tables(), cases[n].mb, px, py);
             for (int i = 0; i < p41::kPartitions; ++i) {
                 lanes[n][static_cast<std::size_t>(i)][static_cast<std::size_t>(warp.lane())] =
                     p41::refine_partition(warp, *scratch, cases[n].job, cases[n].mb, i,
-                                          records[n].partitions[i], cases[n].lambda);
+                                          records[n].partitions[i], px, py, cases[n].lambda);
             }
         }
     };
@@ -111,6 +128,7 @@ xme::MacroblockResult expected(const Case& c) {
     search.range = c.job.range;
     search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
     search.lambda = c.lambda;
+    p41::predictor_of(p.device_tables(), c.mb, search.predictor.x, search.predictor.y);
     return xme::reference::partition_search(search, c.quarter);
 }
 
@@ -130,10 +148,14 @@ bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
 
 void describe(const Case& c, const p41::PartitionRecord& got) {
     const xme::MacroblockResult want = expected(c);
+    int px, py;
+    p41::predictor_of(c.pair->device_tables(), c.mb, px, py);
     std::printf(
-        "%s%s frame %dx%d range %d %s lambda %d macroblock %d: modes %08x J %llu, reference mode %d J %llu\n",
+        "%s%s frame %dx%d range %d %s lambda %d p (%d,%d) macroblock %d: modes %08x J %llu, reference mode "
+        "%d J "
+        "%llu\n",
         c.design == Design::fast ? "fast" : "p41-002", c.quarter ? " +qpel" : "", c.job.layout.width,
-        c.job.layout.height, c.job.range, c.job.restrict_border ? "restrict" : "pad", c.lambda, c.mb,
+        c.job.layout.height, c.job.range, c.job.restrict_border ? "restrict" : "pad", c.lambda, px, py, c.mb,
         got.modes, static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
         static_cast<unsigned long long>(want.decision.cost));
     for (int i = 0; i < p41::kPartitions; ++i) {
@@ -181,7 +203,24 @@ int main(int argc, char** argv) {
         const xme::cuda::FrameLayout layout = make_layout(width, height, 16, range, 0);
         pair->padded_reference = pad(pair->reference, layout);
         pair->padded_current = pad(pair->current, layout);
-        pair->tables = xme::cuda::make_partition_tables(range, lambda);
+        // Every other pair with the temporal predictor: per macroblock 0, an integer vector, a quarter-pel
+        // one, or one at the bound of the previous pair's window.
+        const bool temporal = f % 2 == 1;
+        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal);
+        if (temporal) {
+            const int bound = xme::cuda::partition_predictor_bound(range);
+            std::uniform_int_distribution<int> quarter(-bound, bound);
+            std::uniform_int_distribution<int> whole(-range, range);
+            for (int mb = 0; mb < layout.padded_width / 16 * (layout.padded_height / 16); ++mb) {
+                const int kind = mb % 4;
+                const int px =
+                    kind == 0 ? 0 : (kind == 1 ? 4 * whole(rng) : (kind == 2 ? quarter(rng) : -bound));
+                const int py =
+                    kind == 0 ? 0 : (kind == 1 ? 4 * whole(rng) : (kind == 2 ? quarter(rng) : bound));
+                pair->predictors.push_back(
+                    {static_cast<std::int16_t>(px), static_cast<std::int16_t>(py), 0, 1});
+            }
+        }
         if (!pair->tables.fits) {
             std::printf("internal: range %d lambda %d does not fit the keys\n", range, lambda);
             return 1;

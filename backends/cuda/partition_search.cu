@@ -82,15 +82,18 @@ __global__ void __launch_bounds__(kPositionsThreads)
 }
 
 __global__ void __launch_bounds__(32 * kQpelWarps)
-    partitions_qpel_kernel(SearchJob job, int lambda, p41::PartitionRecord* records) {
+    partitions_qpel_kernel(SearchJob job, p41::Tables t, int lambda, p41::PartitionRecord* records) {
     __shared__ p41::QpelScratch scratch[kQpelWarps];
     __shared__ p41::PartitionRecord record;
     const int mb = static_cast<int>(blockIdx.x);
     const int w = static_cast<int>(threadIdx.x) / 32;
     qpel::DeviceWarp warp;
+    int px, py;
+    p41::predictor_of(t, mb, px, py);
     for (int i = w; i < p41::kPartitions; i += kQpelWarps) {
         const MotionRecord integer = records[mb].partitions[i];  // every lane reads it before lane 0 writes
-        const MotionRecord refined = p41::refine_partition(warp, scratch[w], job, mb, i, integer, lambda);
+        const MotionRecord refined =
+            p41::refine_partition(warp, scratch[w], job, mb, i, integer, px, py, lambda);
         if (warp.lane() == 0) record.partitions[i] = refined;
     }
     __syncthreads();
@@ -125,15 +128,15 @@ cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& table
     return cudaGetLastError();
 }
 
-cudaError_t launch_partitions_qpel(const SearchJob& job, int lambda, p41::PartitionRecord* records,
-                                   cudaStream_t stream) {
+cudaError_t launch_partitions_qpel(const SearchJob& job, const p41::Tables& tables, int lambda,
+                                   p41::PartitionRecord* records, cudaStream_t stream) {
     const FrameLayout& f = job.layout;
     if (!usable(job) || lambda < 0 || lambda > qpel::kMaxLambda || f.margin_x % 4 != 0 || f.margin_x < 4 ||
         f.margin_y < 4) {
         return cudaErrorInvalidValue;
     }
     partitions_qpel_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), 32 * kQpelWarps, 0,
-                             stream>>>(job, lambda, records);
+                             stream>>>(job, tables, lambda, records);
     return cudaGetLastError();
 }
 

@@ -33,12 +33,44 @@ inline constexpr int kPartitions = 41;
 inline constexpr int kChunk = 4;  // candidate rows per unit of the fast variant (sums: 4 x 16 registers)
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 
-// The session's tables on the device (partition_tables.hpp).
+// The session's tables on the device (partition_tables.hpp), and this pair's predictors.
 struct Tables {
     const std::uint32_t* terms = nullptr;
     const std::uint32_t* offsets = nullptr;
     int rank_bits = 0;
+    int radius = 0;
+    int side = 0;  // 2 radius + 1
+    // The temporal predictor: macroblock mb's p is the vector of the MotionRecord at
+    // temporal + mb * temporal_stride bytes (the previous pair's 16x16 partitions); null: p = 0.
+    const std::uint8_t* temporal = nullptr;
+    int temporal_stride = 0;
 };
+
+// Where macroblock mb's candidates find their terms and ranks: the table of p's fraction, and
+// q = floor(p / 4), so that candidate d's entry is offset o = d - q.
+struct Predicted {
+    const std::uint32_t* terms;
+    const std::uint32_t* offsets;
+    int qx, qy;
+};
+
+// Macroblock mb's predictor p (quarter pel).
+XME_P41_HD void predictor_of(const Tables& t, int mb, int& px, int& py) {
+    px = 0;
+    py = 0;
+    if (t.temporal == nullptr) return;
+    const auto* r = reinterpret_cast<const MotionRecord*>(t.temporal + static_cast<std::ptrdiff_t>(mb) *
+                                                                           t.temporal_stride);
+    px = r->mv_x;
+    py = r->mv_y;
+}
+
+XME_P41_HD Predicted predicted(const Tables& t, int mb) {
+    int px, py;
+    predictor_of(t, mb, px, py);
+    const int table = ((py & 3) * 4 + (px & 3)) * t.side * t.side;
+    return {t.terms + table, t.offsets + table, px >> 2, py >> 2};  // >> 2: floor, p may be negative
+}
 
 // One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
 // (mode | sub-mode q << 8 (q + 1)) and its J; cuda_session.cpp turns it into a MacroblockMotion.
@@ -151,6 +183,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int v = 0; v < 4; ++v) current[j][v] = load(c + j * (pitch / 4) + v);
     }
     const std::uint32_t scale = 1u << t.rank_bits;
+    const Predicted p = predicted(t, mb);
     const int units = side * ((side + kChunk - 1) / kChunk);
     for (int unit = thread; unit < units; unit += threads) {
         const int chunk = unit / side;
@@ -184,7 +217,8 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int k = 0; k < kChunk; ++k) {
             const int dy = dy0 + k;
             if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
-            update_bests(best, sums[k], scale, load(t.terms + (dy + r) * side + column));
+            update_bests(best, sums[k], scale,
+                         load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
         }
     }
 }
@@ -202,6 +236,7 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
     const int pitch = job.layout.pitch;
     const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
     const std::uint32_t scale = 1u << t.rank_bits;
+    const Predicted p = predicted(t, mb);
     for (int position = thread; position < side * side; position += threads) {
         const int dy = position / side - r;
         const int dx = position - (dy + r) * side - r;
@@ -217,7 +252,7 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
                 g[(j >> 2) * 4 + v] =
                     sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
         }
-        update_bests(best, g, scale, load(t.terms + position));
+        update_bests(best, g, scale, load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
     }
 }
 
@@ -257,9 +292,10 @@ XME_P41_HD MotionRecord partition_record(const SearchJob& job, const Tables& t, 
     int x, y;
     macroblock_origin(job, mb, x, y);
     const Box w = macroblock_window(job, x, y);
-    const std::uint32_t offset = load(t.offsets + (key & ((1u << t.rank_bits) - 1u)));
-    const int dx = static_cast<int>(offset & 0xFFFFu) - job.range;
-    const int dy = static_cast<int>(offset >> 16) - job.range;
+    const Predicted p = predicted(t, mb);
+    const std::uint32_t offset = load(p.offsets + (key & ((1u << t.rank_bits) - 1u)));
+    const int dx = static_cast<int>(offset & 0xFFFFu) - t.radius + p.qx;
+    const int dy = static_cast<int>(offset >> 16) - t.radius + p.qy;
     return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy), key >> t.rank_bits,
             static_cast<std::uint32_t>((w.high_x - w.low_x + 1) * (w.high_y - w.low_y + 1))};
 }
