@@ -18,13 +18,12 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     if (p.partitions != Partitions::all) {
         return Support::no(name +
                            " is SPEC §9's partition search in 002's design and runs only the 41 partitions "
-                           "(--algo fs+p41): use variant fast for every other chain");
+                           "(--algo fs+p41 or fs+p41+qpel): use variant fast for every other chain");
     }
     if (variant != "fast" && variant != kPositionsVariant) {
         return Support::no(name +
-                           " is a seed's kernel for SPEC §3's cost alone; the 41 partitions of SPEC §9 run "
-                           "on variants fast and " +
-                           kPositionsVariant);
+                           " does not run the 41 partitions of SPEC §9: variants fast (the default) and " +
+                           kPositionsVariant + " do");
     }
     std::string missing;
     const auto lacks = [&](bool condition, const std::string& what) {
