@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "emulation_support.hpp"
+#include "partition_decide.cuh"
 #include "partition_qpel.cuh"
 #include "partition_search.cuh"
 #include "partition_tables.hpp"

@@ -4,6 +4,7 @@
 // and a shared atomicMin per warp; 002: 002's binary reduction over the threads in shared memory.
 // Then 41 threads decode one partition each and thread 0 takes the mode decision. With +qpel a second
 // kernel refines the 41 partitions (4 warps per macroblock, partition_qpel.cuh) and decides again.
+#include "partition_decide.cuh"
 #include "partition_qpel.cuh"
 #include "partition_search.hpp"
 
