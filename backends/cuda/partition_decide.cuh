@@ -41,8 +41,9 @@ XME_P41_HD void decide_mode(PartitionRecord& out) {
 XME_P41_HD MotionRecord partition_record(const SearchJob& job, const Tables& t, int mb, std::uint32_t key) {
     int x, y;
     macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
     const Predicted p = predicted(t, mb);
+    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
+    if (empty(w)) return {0, 0, key >> t.rank_bits, 1};  // the zero vector, evaluated alone (zero_vector)
     const std::uint32_t offset = load(p.offsets + (key & ((1u << t.rank_bits) - 1u)));
     const int dx = static_cast<int>(offset & 0xFFFFu) - t.radius + p.qx;
     const int dy = static_cast<int>(offset >> 16) - t.radius + p.qy;

@@ -39,6 +39,8 @@ struct Pair {
     PaddedFrame padded_reference, padded_current;
     xme::cuda::PartitionTables tables;
     std::vector<xme::cuda::MotionRecord> predictors;  // the temporal predictor per macroblock; empty: none
+    bool centred = false;                             // the window centred on round(p / 4)
+    int lambda = 0;
     p41::Tables device_tables() const {
         p41::Tables t;
         t.terms = tables.terms.data();
@@ -50,6 +52,8 @@ struct Pair {
             t.temporal = reinterpret_cast<const std::uint8_t*>(predictors.data());
             t.temporal_stride = sizeof(xme::cuda::MotionRecord);
         }
+        t.centred = centred;
+        t.lambda = lambda;
         return t;
     }
 };
@@ -71,9 +75,17 @@ p41::PartitionRecord run_integer(const Case& c) {
     for (int thread = 0; thread < kThreads; ++thread) {
         std::uint32_t mine[p41::kPartitions];
         if (c.design == Design::fast) {
-            p41::fast_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+            if (c.pair->centred) {
+                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+            } else {
+                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+            }
         } else {
-            p41::positions_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+            if (c.pair->centred) {
+                p41::positions_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+            } else {
+                p41::positions_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+            }
         }
         for (int i = 0; i < p41::kPartitions; ++i) bests[i] = p41::min_key(bests[i], mine[i]);
     }
@@ -130,6 +142,7 @@ xme::MacroblockResult expected(const Case& c) {
     search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
     search.lambda = c.lambda;
     p41::predictor_of(p.device_tables(), c.mb, search.predictor.x, search.predictor.y);
+    if (p.centred) search.centre = xme::round_quarter_to_pel(search.predictor);
     return xme::reference::partition_search(search, c.quarter);
 }
 
@@ -206,10 +219,14 @@ int main(int argc, char** argv) {
         pair->padded_current = pad(pair->current, layout);
         // Every other pair with the temporal predictor: per macroblock 0, an integer vector, a quarter-pel
         // one, or one at the bound of the previous pair's window.
+        // Every other one of those with the window centred on it, p then also far outside the frame.
         const bool temporal = f % 2 == 1;
-        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal);
+        pair->centred = f % 4 == 3;
+        pair->lambda = lambda;
+        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal, pair->centred);
         if (temporal) {
-            const int bound = xme::cuda::partition_predictor_bound(range);
+            const int bound =
+                pair->centred ? 4 * (range + 60) + 3 : xme::cuda::partition_predictor_bound(range);
             std::uniform_int_distribution<int> quarter(-bound, bound);
             std::uniform_int_distribution<int> whole(-range, range);
             for (int mb = 0; mb < layout.padded_width / 16 * (layout.padded_height / 16); ++mb) {

@@ -32,12 +32,11 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
     lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
     lacks(p.predictor == Predictor::spatial, "the spatial predictor");
-    lacks(p.centre != WindowCentre::zero, "a window centred on the predictor");
     if (!missing.empty()) {
         return Support::no(
             name +
             " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor or the temporal "
-            "one (lambda any), not yet with " +
+            "one (any lambda, either window centre), not yet with " +
             missing +
             ": run this chain with --backend cpu (it computes every chain) or --backend "
             "reference (the scalar oracle: slow)");
@@ -45,7 +44,8 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     if (p.block_size != 16)
         return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
                            std::to_string(p.block_size));
-    if (!partition_tables_fit(p.range, p.lambda, p.predictor == Predictor::temporal)) {
+    const bool temporal = p.predictor == Predictor::temporal;
+    if (!partition_tables_fit(p.range, p.lambda, temporal, temporal && p.centre == WindowCentre::predictor)) {
         return Support::no(name + ": the partition kernels' 32-bit keys cannot hold range " +
                            std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
                            " (J << rank bits): use a smaller range or lambda, or --backend cpu");
@@ -73,10 +73,11 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
     : positions_design_(positions_design),
       quarter_pel_(params.subpel == Subpel::qpel),
       temporal_(params.predictor == Predictor::temporal),
+      centred_(temporal_ && params.centre == WindowCentre::predictor),
       lambda_(params.lambda),
       range_(params.range),
       macroblocks_(macroblocks) {
-    const PartitionTables tables = make_partition_tables(params.range, params.lambda, temporal_);
+    const PartitionTables tables = make_partition_tables(params.range, params.lambda, temporal_, centred_);
     if (!tables.fits || stages > static_cast<int>(buffers_.size())) {
         throw Error(ErrorKind::unsupported,
                     site.device + ": partition search opened for options it does not run");
@@ -88,6 +89,8 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
     tables_.rank_bits = tables.rank_bits;
     tables_.radius = tables.radius;
     tables_.side = tables.side;
+    tables_.centred = centred_;
+    tables_.lambda = params.lambda;
     const std::size_t bytes = record_bytes(macroblocks) + result_guard_bytes;
     for (int s = 0; s < stages; ++s) {
         Buffers& b = buffers_[static_cast<std::size_t>(s)];
@@ -119,8 +122,9 @@ p41::Tables PartitionRunner::predictors(const FramePair& pair, int stage, cudaSt
                                                          " blocks, this session's frames " +
                                                          std::to_string(macroblocks_) + " macroblocks");
         }
-        // The tables take the vectors of a window of this range centred on 0, as the chain's results are.
-        const int bound = partition_predictor_bound(range_);
+        // The tables take the vectors of a window of this range centred on 0, as the chain's results are
+        // (a centred window's tables take any p).
+        const int bound = centred_ ? 32768 : partition_predictor_bound(range_);
         auto* host = static_cast<MotionRecord*>(b.previous_host.get());
         for (std::size_t i = 0; i < previous.blocks.size(); ++i) {
             const BlockMotion& m = previous.blocks[i];

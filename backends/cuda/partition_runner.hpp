@@ -50,6 +50,7 @@ private:
     bool positions_design_;
     bool quarter_pel_;
     bool temporal_;
+    bool centred_;  // SPEC §8's window centred on the (temporal) predictor
     int lambda_;
     int range_;
     int last_stage_ = -1;  // the stage of the last pair searched: its records are the next p

@@ -41,6 +41,8 @@ __device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& 
     if (i < p41::kPartitions) records[mb].partitions[i] = record.partitions[i];
 }
 
+// kCentred: the window centred on the predictor (reads clamped to the margins, maybe empty).
+template <bool kCentred>
 __global__ void __launch_bounds__(kFastThreads)
     partitions_fast_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
     __shared__ std::uint32_t bests[p41::kPartitions];
@@ -48,7 +50,7 @@ __global__ void __launch_bounds__(kFastThreads)
     if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
     __syncthreads();
     std::uint32_t best[p41::kPartitions];
-    p41::fast_thread_bests(job, t, mb, static_cast<int>(threadIdx.x), kFastThreads, best);
+    p41::fast_thread_bests<kCentred>(job, t, mb, static_cast<int>(threadIdx.x), kFastThreads, best);
 #pragma unroll
     for (int i = 0; i < p41::kPartitions; ++i) {
         const std::uint32_t least = warp_min32(best[i]);
@@ -58,13 +60,14 @@ __global__ void __launch_bounds__(kFastThreads)
     finish(job, t, mb, bests, records);
 }
 
+template <bool kCentred>
 __global__ void __launch_bounds__(kPositionsThreads)
     partitions_002_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
     __shared__ std::uint32_t keys[p41::kPartitions][kPositionsThreads];
     const int mb = static_cast<int>(blockIdx.x);
     const int thread = static_cast<int>(threadIdx.x);
     std::uint32_t best[p41::kPartitions];
-    p41::positions_thread_bests(job, t, mb, thread, kPositionsThreads, best);
+    p41::positions_thread_bests<kCentred>(job, t, mb, thread, kPositionsThreads, best);
 #pragma unroll
     for (int i = 0; i < p41::kPartitions; ++i) keys[i][thread] = best[i];
     __syncthreads();
@@ -116,16 +119,24 @@ bool usable(const SearchJob& job) {
 cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tables,
                                    p41::PartitionRecord* records, cudaStream_t stream) {
     if (!usable(job)) return cudaErrorInvalidValue;
-    partitions_fast_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), kFastThreads, 0, stream>>>(
-        job, tables, records);
+    const auto grid = static_cast<unsigned>(job.blocks_x * job.blocks_y);
+    if (tables.centred) {
+        partitions_fast_kernel<true><<<grid, kFastThreads, 0, stream>>>(job, tables, records);
+    } else {
+        partitions_fast_kernel<false><<<grid, kFastThreads, 0, stream>>>(job, tables, records);
+    }
     return cudaGetLastError();
 }
 
 cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
                                   p41::PartitionRecord* records, cudaStream_t stream) {
     if (!usable(job)) return cudaErrorInvalidValue;
-    partitions_002_kernel<<<static_cast<unsigned>(job.blocks_x * job.blocks_y), kPositionsThreads, 0,
-                            stream>>>(job, tables, records);
+    const auto grid = static_cast<unsigned>(job.blocks_x * job.blocks_y);
+    if (tables.centred) {
+        partitions_002_kernel<true><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
+    } else {
+        partitions_002_kernel<false><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
+    }
     return cudaGetLastError();
 }
 

@@ -44,6 +44,8 @@ struct Tables {
     // temporal + mb * temporal_stride bytes (the previous pair's 16x16 partitions); null: p = 0.
     const std::uint8_t* temporal = nullptr;
     int temporal_stride = 0;
+    bool centred = false;  // SPEC §8's window centred on round(p / 4) (then radius = range + 1)
+    int lambda = 0;        // for the zero vector that an empty centred window takes
 };
 
 // Where macroblock mb's candidates find their terms and ranks: the table of p's fraction, and
@@ -52,7 +54,12 @@ struct Predicted {
     const std::uint32_t* terms;
     const std::uint32_t* offsets;
     int qx, qy;
+    int cx, cy;  // the window's centre c
+    int px, py;
 };
+
+// round(v / 4), halves away from zero (SPEC §8's centre).
+XME_P41_HD int round_quarter(int v) { return v >= 0 ? (v + 2) >> 2 : -((2 - v) >> 2); }
 
 // Macroblock mb's predictor p (quarter pel).
 XME_P41_HD void predictor_of(const Tables& t, int mb, int& px, int& py) {
@@ -69,7 +76,9 @@ XME_P41_HD Predicted predicted(const Tables& t, int mb) {
     int px, py;
     predictor_of(t, mb, px, py);
     const int table = ((py & 3) * 4 + (px & 3)) * t.side * t.side;
-    return {t.terms + table, t.offsets + table, px >> 2, py >> 2};  // >> 2: floor, p may be negative
+    const int cx = t.centred ? round_quarter(px) : 0;
+    const int cy = t.centred ? round_quarter(py) : 0;
+    return {t.terms + table, t.offsets + table, px >> 2, py >> 2, cx, cy, px, py};  // >> 2: floor
 }
 
 // One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
@@ -112,9 +121,9 @@ struct Box {
     int low_x, high_x, low_y, high_y;
 };
 
-XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y) {
+XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y, int cx, int cy) {
     const int r = job.range;
-    Box w{-r, r, -r, r};
+    Box w{cx - r, cx + r, cy - r, cy + r};
     if (!job.restrict_border) return w;
     w.low_x = -x < w.low_x ? w.low_x : -x;
     w.high_x = job.layout.padded_width - 16 - x > w.high_x ? w.high_x : job.layout.padded_width - 16 - x;
@@ -122,6 +131,33 @@ XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y) {
     w.high_y = job.layout.padded_height - 16 - y > w.high_y ? w.high_y : job.layout.padded_height - 16 - y;
     return w;
 }
+
+XME_P41_HD bool empty(const Box& w) { return w.low_x > w.high_x || w.low_y > w.high_y; }
+
+XME_P41_HD int clamp_to(int v, int low, int high) { return v < low ? low : (v > high ? high : v); }
+
+// se(v)'s length (SPEC §8).
+XME_P41_HD std::uint32_t se_length(int v) {
+    std::uint32_t k = v > 0 ? 2u * static_cast<std::uint32_t>(v) - 1u : 2u * static_cast<std::uint32_t>(-v);
+    std::uint32_t width = 0;
+    for (k += 1; k != 0; k >>= 1) ++width;
+    return 2 * width - 1;
+}
+
+// Where a candidate's reference block starts in the expanded reference: word index of row `row` (relative
+// to the macroblock's y) and column `column`. A centred window may lie anywhere (p is any earlier
+// result): its reads are clamped into the padded frame's margins, whose samples are the edge's (SPEC §1).
+template <bool kCentred>
+XME_P41_HD int reference_row(const SearchJob& job, int row) {
+    if (!kCentred) return row;
+    return clamp_to(row, -job.layout.margin_y, job.layout.padded_height + job.layout.margin_y - 1);
+}
+template <bool kCentred>
+XME_P41_HD int reference_column(const SearchJob& job, int column) {
+    if (!kCentred) return column;
+    return clamp_to(column, -job.layout.margin_x, job.layout.padded_width + job.layout.margin_x - 4);
+}
+
 
 // Candidate (cells g, row-major 4x4 SADs; term = its rate and rank): each partition's key and min, in
 // SPEC §9's order (quadrant q's cells a b / c d).
@@ -163,15 +199,33 @@ XME_P41_HD void macroblock_origin(const SearchJob& job, int mb, int& x, int& y) 
     x = (mb - y / 16 * job.blocks_x) * 16;
 }
 
+// SPEC §8: an empty centred window (restrict) takes the zero vector, evaluated (rank 0: the only one).
+XME_P41_HD void zero_vector(const SearchJob& job, const Tables& t, int x, int y, const Predicted& p,
+                            std::uint32_t (&best)[kPartitions]) {
+    const int pitch = job.layout.pitch;
+    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
+    const std::uint32_t* words = job.reference_words + y * pitch + x;
+    std::uint32_t g[16] = {};
+    for (int j = 0; j < 16; ++j) {
+        for (int v = 0; v < 4; ++v)
+            g[(j >> 2) * 4 + v] =
+                sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+    }
+    const std::uint32_t rate = static_cast<std::uint32_t>(t.lambda) * (se_length(-p.px) + se_length(-p.py));
+    update_bests(best, g, 1u << t.rank_bits, rate << t.rank_bits);
+}
+
 // Variant fast: thread `thread` of `threads` takes units thread, thread + threads, ... of the
 // macroblock's side x ceil(side / kChunk) units (column-major within a chunk row, so that neighbouring
 // threads read neighbouring words).
+template <bool kCentred = false>
 XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                   std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
     int x, y;
     macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
+    const Predicted p = predicted(t, mb);
+    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
     const int r = job.range;
     const int side = 2 * r + 1;
     const int pitch = job.layout.pitch;
@@ -183,15 +237,20 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int v = 0; v < 4; ++v) current[j][v] = load(c + j * (pitch / 4) + v);
     }
     const std::uint32_t scale = 1u << t.rank_bits;
-    const Predicted p = predicted(t, mb);
+    if (kCentred && empty(w)) {
+        if (thread == 0) zero_vector(job, t, x, y, p, best);
+        return;
+    }
     const int units = side * ((side + kChunk - 1) / kChunk);
     for (int unit = thread; unit < units; unit += threads) {
         const int chunk = unit / side;
         const int column = unit - chunk * side;
-        const int dx = column - r;
+        const int dx = p.cx + column - r;
         if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
-        const int dy0 = chunk * kChunk - r;
-        const std::uint32_t* words = job.reference_words + (y + dy0) * pitch + x + dx;
+        const int dy0 = p.cy + chunk * kChunk - r;
+        int word_columns[4];
+        XME_P41_UNROLL
+        for (int v = 0; v < 4; ++v) word_columns[v] = reference_column<kCentred>(job, x + dx + 4 * v);
         std::uint32_t sums[kChunk][16];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
@@ -202,7 +261,9 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int row = 0; row < 16 + kChunk - 1; ++row) {
             std::uint32_t ref[4];
             XME_P41_UNROLL
-            for (int v = 0; v < 4; ++v) ref[v] = load(words + row * pitch + 4 * v);
+            for (int v = 0; v < 4; ++v)
+                ref[v] = load(job.reference_words + reference_row<kCentred>(job, y + dy0 + row) * pitch +
+                              word_columns[v]);
             XME_P41_UNROLL
             for (int k = 0; k < kChunk; ++k) {
                 const int j = row - k;  // the macroblock row that reference row `row` meets for dy0 + k
@@ -225,23 +286,28 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
 
 // Variant p41-002: thread `thread` of `threads` takes positions thread, thread + threads, ... of the
 // window (raster order), each on its own: 64 current and 64 reference word loads, 64 vabsdiff4.
+template <bool kCentred = false>
 XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                        std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
     int x, y;
     macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
+    const Predicted p = predicted(t, mb);
+    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
     const int r = job.range;
     const int side = 2 * r + 1;
     const int pitch = job.layout.pitch;
     const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
     const std::uint32_t scale = 1u << t.rank_bits;
-    const Predicted p = predicted(t, mb);
+    if (kCentred && empty(w)) {
+        if (thread == 0) zero_vector(job, t, x, y, p, best);
+        return;
+    }
     for (int position = thread; position < side * side; position += threads) {
-        const int dy = position / side - r;
-        const int dx = position - (dy + r) * side - r;
+        const int ey = position / side;
+        const int dy = p.cy + ey - r;
+        const int dx = p.cx + position - ey * side - r;
         if (dx < w.low_x || dx > w.high_x || dy < w.low_y || dy > w.high_y) continue;
-        const std::uint32_t* words = job.reference_words + (y + dy) * pitch + x + dx;
         std::uint32_t g[16];
         XME_P41_UNROLL
         for (int cell = 0; cell < 16; ++cell) g[cell] = 0;
@@ -250,7 +316,10 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
             XME_P41_UNROLL
             for (int v = 0; v < 4; ++v)
                 g[(j >> 2) * 4 + v] =
-                    sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+                    sad4(load(c + j * (pitch / 4) + v),
+                         load(job.reference_words + reference_row<kCentred>(job, y + dy + j) * pitch +
+                              reference_column<kCentred>(job, x + dx + 4 * v)),
+                         g[(j >> 2) * 4 + v]);
         }
         update_bests(best, g, scale, load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
     }

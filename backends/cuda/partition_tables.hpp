@@ -8,7 +8,9 @@
 // term depend on the candidate d only through o = d - floor(p / 4) and the fraction f = p mod 4 (per
 // axis): 4 d - p = 4 o - f. So one table per fraction (16 with the temporal predictor, whose p is any
 // quarter-pel vector of the previous pair's window, |p| <= 4 range + 3; 1 with p = 0), over the offsets o
-// with |o| <= radius (range + 1 + range with a predictor, else range), serves every macroblock.
+// with |o| <= radius (range + 1 + range with a predictor, else range), serves every macroblock. A window
+// centred on c = round(p / 4) holds d = c + e, |e| <= range, and c - floor(p / 4) is 0 or 1: its offsets
+// lie within range + 1, whatever p.
 #pragma once
 
 #include <algorithm>
@@ -40,22 +42,29 @@ inline int partition_predictor_bound(int range) { return 4 * range + 3; }
 // Whether the keys of these tables fit 32 bits (checked before building them: supports() asks): the
 // largest J, a 16x16 SAD (16 * 16 * 255) plus the largest rate term, shifted by the rank bits stays below
 // the kernels' "no best"; and vectors fit int16.
-inline bool partition_tables_fit(int range, int lambda, bool predictor) {
+inline std::int64_t partition_radius(int range, bool predictor, bool centred) {
+    if (!predictor) return range;
+    return centred ? static_cast<std::int64_t>(range) + 1 : 2 * static_cast<std::int64_t>(range) + 1;
+}
+
+inline bool partition_tables_fit(int range, int lambda, bool predictor, bool centred) {
     if (range < 0 || 4 * static_cast<std::int64_t>(range) + 3 > 32767) return false;
-    const std::int64_t radius = predictor ? 2 * static_cast<std::int64_t>(range) + 1 : range;
+    const std::int64_t radius = partition_radius(range, predictor, centred);
     const std::int64_t count = (2 * radius + 1) * (2 * radius + 1);
     int rank_bits = 0;
     while ((std::int64_t{1} << rank_bits) < count) ++rank_bits;
     const int farthest = static_cast<int>(4 * radius + (predictor ? 3 : 0));  // |4 o - f|
-    const std::uint64_t most = 16 * 16 * 255 + static_cast<std::uint64_t>(lambda) *
-                                                   static_cast<std::uint64_t>(2 * se_bits(-farthest));
+    // A centred window that is empty takes the zero vector, whose |0 - p| may reach 32768.
+    const int bits = std::max(2 * se_bits(-farthest), centred ? 2 * se_bits(-32768) : 0);
+    const std::uint64_t most =
+        16 * 16 * 255 + static_cast<std::uint64_t>(lambda) * static_cast<std::uint64_t>(bits);
     return rank_bits <= 24 && ((most + 1) << rank_bits) < 0xFFFFFFFFull;
 }
 
-inline PartitionTables make_partition_tables(int range, int lambda, bool predictor) {
+inline PartitionTables make_partition_tables(int range, int lambda, bool predictor, bool centred) {
     PartitionTables t;
     t.range = range;
-    t.radius = predictor ? 2 * range + 1 : range;
+    t.radius = static_cast<int>(partition_radius(range, predictor, centred));
     t.side = 2 * t.radius + 1;
     t.fractions = predictor ? 16 : 1;
     const int count = t.side * t.side;
@@ -64,7 +73,7 @@ inline PartitionTables make_partition_tables(int range, int lambda, bool predict
     const auto oy_of = [&](std::uint32_t i) { return static_cast<int>(i) / t.side - t.radius; };
     t.terms.resize(static_cast<std::size_t>(count) * static_cast<std::size_t>(t.fractions));
     t.offsets.resize(t.terms.size());
-    t.fits = partition_tables_fit(range, lambda, predictor);
+    t.fits = partition_tables_fit(range, lambda, predictor, centred);
     if (!t.fits) return t;
     std::vector<std::uint32_t> order(static_cast<std::size_t>(count));
     for (int f = 0; f < t.fractions; ++f) {
