@@ -4,8 +4,8 @@
 # tools/device/cuda_ops_check.sh says, or built there: source tools/device/build_on_device.sh).
 #   tools/device/cuda_p41_check.sh correctness   the conformance rows of fs+p41 and fs+p41+qpel (random
 #                                                and clip frames, variants fast and p41-002; the rows with
-#                                                the spatial predictor or a centred window are refused:
-#                                                "not supported"), memcheck on
+#                                                the spatial predictor are refused: "not supported"),
+#                                                memcheck on
 #                                                them, racecheck on one row per kernel, compare against
 #                                                the CPU on the clip with --qp 28
 #   tools/device/cuda_p41_check.sh performance   xme bench of fs and fs+p41 (1080p, range 32, both
@@ -37,6 +37,8 @@ if [ "$mode" = correctness ]; then
     done
     TAIL=4 step compare_p41_qpel 300 "$xme" compare "$clip" --backends cpu,cuda:0 --algo fs+p41+qpel --qp 28 \
         --predictor temporal --frames 6
+    TAIL=4 step compare_p41_centred 300 "$xme" compare "$clip" --backends cpu,cuda:0 --algo fs+p41 --qp 28 \
+        --predictor temporal --center predictor --border restrict --frames 12
 else
     TAIL=12 step bench_p41_r32 300 "$xme" bench --backends cuda:0 --variants fast,p41-002 --algos fs,fs+p41 \
         --sizes 1920x1080 --blocks 16 --ranges 32 --pairs 10
