@@ -158,7 +158,6 @@ XME_P41_HD int reference_column(const SearchJob& job, int column) {
     return clamp_to(column, -job.layout.margin_x, job.layout.padded_width + job.layout.margin_x - 4);
 }
 
-
 // Candidate (cells g, row-major 4x4 SADs; term = its rate and rank): each partition's key and min, in
 // SPEC §9's order (quadrant q's cells a b / c d).
 XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&g)[16],
