@@ -290,7 +290,7 @@ private:
         SearchJob job = make_job(frames_.frame(reference), frames_.frame(current), s.keys);
         const std::size_t key_bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(blocks_x_ * blocks_y_);
         if (partitions_) {
-            partition_runner_->launch(job, stage_index, compute_.get(), site);
+            partition_runner_->launch(job, pair, stage_index, compute_.get(), site);
         } else if (rate_) {
             job.records = s.records;
             job.rate = rate_term(pair, s, site);

@@ -5,7 +5,11 @@
 // What this cannot check: that vabsdiff4 and the plain C++ beside it agree, and the device's scheduling
 // (compute-sanitizer's racecheck does, on the GPU: tools/device/cuda_p41_check.sh).
 // Random frames (noise, clipping patterns, nearly flat, a moved texture) and crops of the clip, both border
-// modes, lambda 0, small and qp 51's, partial macroblocks. A fresh seed each run, printed.
+// modes, lambda 0, small and qp 51's, no predictor or the temporal one (any p the previous pair may give),
+// partial macroblocks; a third of them also refined (+qpel,
+// partition_qpel.cuh) on 32 fibers as one warp. A fresh seed each run, printed.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +19,8 @@
 #include <vector>
 
 #include "emulation_support.hpp"
+#include "partition_decide.cuh"
+#include "partition_qpel.cuh"
 #include "partition_search.cuh"
 #include "partition_tables.hpp"
 #include "xme/partitions.hpp"
@@ -32,6 +38,24 @@ struct Pair {
     xme::Plane reference, current;
     PaddedFrame padded_reference, padded_current;
     xme::cuda::PartitionTables tables;
+    std::vector<xme::cuda::MotionRecord> predictors;  // the temporal predictor per macroblock; empty: none
+    bool centred = false;                             // the window centred on round(p / 4)
+    int lambda = 0;
+    p41::Tables device_tables() const {
+        p41::Tables t;
+        t.terms = tables.terms.data();
+        t.offsets = tables.offsets.data();
+        t.rank_bits = tables.rank_bits;
+        t.radius = tables.radius;
+        t.side = tables.side;
+        if (!predictors.empty()) {
+            t.temporal = reinterpret_cast<const std::uint8_t*>(predictors.data());
+            t.temporal_stride = sizeof(xme::cuda::MotionRecord);
+        }
+        t.centred = centred;
+        t.lambda = lambda;
+        return t;
+    }
 };
 
 struct Case {
@@ -40,18 +64,28 @@ struct Case {
     int lambda;
     int mb;
     Design design;
+    bool quarter;  // fs+p41+qpel: each partition refined (partition_qpel.cuh), then the mode decision
 };
 
-p41::PartitionRecord run(const Case& c) {
-    const p41::Tables t{c.pair->tables.terms.data(), c.pair->tables.offsets.data(), c.pair->tables.rank_bits};
+// The integer search of one case, with the mode decision on its costs.
+p41::PartitionRecord run_integer(const Case& c) {
+    const p41::Tables t = c.pair->device_tables();
     std::uint32_t bests[p41::kPartitions];
     p41::clear_bests(bests);
     for (int thread = 0; thread < kThreads; ++thread) {
         std::uint32_t mine[p41::kPartitions];
         if (c.design == Design::fast) {
-            p41::fast_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+            if (c.pair->centred) {
+                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+            } else {
+                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+            }
         } else {
-            p41::positions_thread_bests(c.job, t, c.mb, thread, kThreads, mine);
+            if (c.pair->centred) {
+                p41::positions_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+            } else {
+                p41::positions_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+            }
         }
         for (int i = 0; i < p41::kPartitions; ++i) bests[i] = p41::min_key(bests[i], mine[i]);
     }
@@ -60,6 +94,41 @@ p41::PartitionRecord run(const Case& c) {
         record.partitions[i] = p41::partition_record(c.job, t, c.mb, bests[i]);
     p41::decide_mode(record);
     return record;
+}
+
+// Every case: the integer search, then for the quarter-pel ones each partition's refinement on one warp
+// of 32 fibers (all cases in one run, as the qpel test does), whose lanes must agree, and the decision.
+std::vector<p41::PartitionRecord> run_all(const std::vector<Case>& cases, int& lane_disagreements) {
+    std::vector<p41::PartitionRecord> records;
+    for (const Case& c : cases) records.push_back(run_integer(c));
+    std::vector<std::array<std::array<xme::cuda::MotionRecord, 32>, p41::kPartitions>> lanes(cases.size());
+    auto scratch = std::make_unique<p41::QpelScratch>();
+    auto body = [&](FiberWarp& warp) {
+        for (std::size_t n = 0; n < cases.size(); ++n) {
+            if (!cases[n].quarter) continue;
+            int px, py;
+            p41::predictor_of(cases[n].pair->device_tables(), cases[n].mb, px, py);
+            for (int i = 0; i < p41::kPartitions; ++i) {
+                lanes[n][static_cast<std::size_t>(i)][static_cast<std::size_t>(warp.lane())] =
+                    p41::refine_partition(warp, *scratch, cases[n].job, cases[n].mb, i,
+                                          records[n].partitions[i], px, py, cases[n].lambda);
+            }
+        }
+    };
+    lane_disagreements = run_warp(body) ? 0 : 1;
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+        if (!cases[n].quarter) continue;
+        for (int i = 0; i < p41::kPartitions; ++i) {
+            const auto& per_lane = lanes[n][static_cast<std::size_t>(i)];
+            for (const auto& r : per_lane) {
+                if (r.mv_x != per_lane[0].mv_x || r.mv_y != per_lane[0].mv_y || r.cost != per_lane[0].cost)
+                    ++lane_disagreements;
+            }
+            records[n].partitions[i] = per_lane[0];
+        }
+        p41::decide_mode(records[n]);
+    }
+    return records;
 }
 
 xme::MacroblockResult expected(const Case& c) {
@@ -72,7 +141,9 @@ xme::MacroblockResult expected(const Case& c) {
     search.range = c.job.range;
     search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
     search.lambda = c.lambda;
-    return xme::reference::partition_search(search, false);
+    p41::predictor_of(p.device_tables(), c.mb, search.predictor.x, search.predictor.y);
+    if (p.centred) search.centre = xme::round_quarter_to_pel(search.predictor);
+    return xme::reference::partition_search(search, c.quarter);
 }
 
 bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
@@ -91,11 +162,15 @@ bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
 
 void describe(const Case& c, const p41::PartitionRecord& got) {
     const xme::MacroblockResult want = expected(c);
+    int px, py;
+    p41::predictor_of(c.pair->device_tables(), c.mb, px, py);
     std::printf(
-        "%s frame %dx%d range %d %s lambda %d macroblock %d: modes %08x J %llu, reference mode %d J %llu\n",
-        c.design == Design::fast ? "fast" : "p41-002", c.job.layout.width, c.job.layout.height, c.job.range,
-        c.job.restrict_border ? "restrict" : "pad", c.lambda, c.mb, got.modes,
-        static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
+        "%s%s frame %dx%d range %d %s lambda %d p (%d,%d) macroblock %d: modes %08x J %llu, reference mode "
+        "%d J "
+        "%llu\n",
+        c.design == Design::fast ? "fast" : "p41-002", c.quarter ? " +qpel" : "", c.job.layout.width,
+        c.job.layout.height, c.job.range, c.job.restrict_border ? "restrict" : "pad", c.lambda, px, py, c.mb,
+        got.modes, static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
         static_cast<unsigned long long>(want.decision.cost));
     for (int i = 0; i < p41::kPartitions; ++i) {
         const auto& r = want.partitions[static_cast<std::size_t>(i)];
@@ -142,7 +217,28 @@ int main(int argc, char** argv) {
         const xme::cuda::FrameLayout layout = make_layout(width, height, 16, range, 0);
         pair->padded_reference = pad(pair->reference, layout);
         pair->padded_current = pad(pair->current, layout);
-        pair->tables = xme::cuda::make_partition_tables(range, lambda);
+        // Every other pair with the temporal predictor: per macroblock 0, an integer vector, a quarter-pel
+        // one, or one at the bound of the previous pair's window.
+        // Every other one of those with the window centred on it, p then also far outside the frame.
+        const bool temporal = f % 2 == 1;
+        pair->centred = f % 4 == 3;
+        pair->lambda = lambda;
+        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal, pair->centred);
+        if (temporal) {
+            const int bound =
+                pair->centred ? 4 * (range + 60) + 3 : xme::cuda::partition_predictor_bound(range);
+            std::uniform_int_distribution<int> quarter(-bound, bound);
+            std::uniform_int_distribution<int> whole(-range, range);
+            for (int mb = 0; mb < layout.padded_width / 16 * (layout.padded_height / 16); ++mb) {
+                const int kind = mb % 4;
+                const int px =
+                    kind == 0 ? 0 : (kind == 1 ? 4 * whole(rng) : (kind == 2 ? quarter(rng) : -bound));
+                const int py =
+                    kind == 0 ? 0 : (kind == 1 ? 4 * whole(rng) : (kind == 2 ? quarter(rng) : bound));
+                pair->predictors.push_back(
+                    {static_cast<std::int16_t>(px), static_cast<std::int16_t>(py), 0, 1});
+            }
+        }
         if (!pair->tables.fits) {
             std::printf("internal: range %d lambda %d does not fit the keys\n", range, lambda);
             return 1;
@@ -160,13 +256,22 @@ int main(int argc, char** argv) {
             job.blocks_y = layout.padded_height / 16;
             for (int mb = 0; mb < job.blocks_x * job.blocks_y; ++mb) {
                 for (const Design design : {Design::fast, Design::positions})
-                    cases.push_back({pair.get(), job, lambda, mb, design});
+                    cases.push_back({pair.get(), job, lambda, mb, design, false});
+                // The refinement runs after either design's integer search: once per macroblock, on every
+                // third pair (the reference refines 41 partitions, 17 candidates each).
+                if (f % 3 == 2) cases.push_back({pair.get(), job, lambda, mb, Design::fast, true});
             }
         }
         pairs.push_back(std::move(pair));
     }
-    const int mismatches = count_mismatches(cases, run, expected, same, describe);
-    std::printf("%zu macroblock searches (both designs, %d clip pairs), %d mismatches\n", cases.size(),
-                clip_pairs, mismatches);
-    return mismatches == 0 ? 0 : 1;
+    int lane_disagreements = 0;
+    const std::vector<p41::PartitionRecord> records = run_all(cases, lane_disagreements);
+    const auto result = [&](const Case& c) { return records[static_cast<std::size_t>(&c - cases.data())]; };
+    const int mismatches = count_mismatches(cases, result, expected, same, describe);
+    const auto quarter = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.quarter; });
+    std::printf(
+        "%zu macroblock searches (both designs, %ld with +qpel, %d clip pairs), %d mismatches, %d lane "
+        "disagreements\n",
+        cases.size(), static_cast<long>(quarter), clip_pairs, mismatches, lane_disagreements);
+    return mismatches == 0 && lane_disagreements == 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 // SPEC §9 in a CUDA session: what runs (partition_support) and the buffers around the kernels.
 #include "partition_runner.hpp"
 
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 
 #include "partition_tables.hpp"
@@ -16,34 +18,34 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     if (p.partitions != Partitions::all) {
         return Support::no(name +
                            " is SPEC §9's partition search in 002's design and runs only the 41 partitions "
-                           "(--algo fs+p41): use variant fast for every other chain");
+                           "(--algo fs+p41 or fs+p41+qpel): use variant fast for every other chain");
     }
     if (variant != "fast" && variant != kPositionsVariant) {
         return Support::no(name +
-                           " is a seed's kernel for SPEC §3's cost alone; the 41 partitions of SPEC §9 run "
-                           "on variants fast and " +
-                           kPositionsVariant);
+                           " does not run the 41 partitions of SPEC §9: variants fast (the default) and " +
+                           kPositionsVariant + " do");
     }
     std::string missing;
     const auto lacks = [&](bool condition, const std::string& what) {
         if (condition) missing += (missing.empty() ? "" : ", ") + what;
     };
     lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
-    lacks(p.subpel != Subpel::none, "the partitions' sub-pel refinement (+hpel, +qpel)");
-    lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
-    lacks(p.centre != WindowCentre::zero, "a window centred on the predictor");
+    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
+    lacks(p.predictor == Predictor::spatial, "the spatial predictor");
     if (!missing.empty()) {
-        return Support::no(name +
-                           " runs the 41 partitions of SPEC §9 as fs+p41 with no predictor (lambda any), "
-                           "not yet with " +
-                           missing +
-                           ": run this chain with --backend cpu (it computes every chain) or --backend "
-                           "reference (the scalar oracle: slow)");
+        return Support::no(
+            name +
+            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor or the temporal "
+            "one (any lambda, either window centre), not yet with " +
+            missing +
+            ": run this chain with --backend cpu (it computes every chain) or --backend "
+            "reference (the scalar oracle: slow)");
     }
     if (p.block_size != 16)
         return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
                            std::to_string(p.block_size));
-    if (!make_partition_tables(p.range, p.lambda).fits) {
+    const bool temporal = p.predictor == Predictor::temporal;
+    if (!partition_tables_fit(p.range, p.lambda, temporal, temporal && p.centre == WindowCentre::predictor)) {
         return Support::no(name + ": the partition kernels' 32-bit keys cannot hold range " +
                            std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
                            " (J << rank bits): use a smaller range or lambda, or --backend cpu");
@@ -68,16 +70,27 @@ DeviceMemory upload(const std::vector<std::uint32_t>& table, const CallSite& sit
 
 PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_design, int macroblocks,
                                  int stages, const CallSite& site)
-    : positions_design_(positions_design), macroblocks_(macroblocks) {
-    const PartitionTables tables = make_partition_tables(params.range, params.lambda);
+    : positions_design_(positions_design),
+      quarter_pel_(params.subpel == Subpel::qpel),
+      temporal_(params.predictor == Predictor::temporal),
+      centred_(temporal_ && params.centre == WindowCentre::predictor),
+      lambda_(params.lambda),
+      range_(params.range),
+      macroblocks_(macroblocks) {
+    const PartitionTables tables = make_partition_tables(params.range, params.lambda, temporal_, centred_);
     if (!tables.fits || stages > static_cast<int>(buffers_.size())) {
         throw Error(ErrorKind::unsupported,
                     site.device + ": partition search opened for options it does not run");
     }
     terms_ = upload(tables.terms, site);
     offsets_ = upload(tables.offsets, site);
-    tables_ = {static_cast<const std::uint32_t*>(terms_.get()),
-               static_cast<const std::uint32_t*>(offsets_.get()), tables.rank_bits};
+    tables_.terms = static_cast<const std::uint32_t*>(terms_.get());
+    tables_.offsets = static_cast<const std::uint32_t*>(offsets_.get());
+    tables_.rank_bits = tables.rank_bits;
+    tables_.radius = tables.radius;
+    tables_.side = tables.side;
+    tables_.centred = centred_;
+    tables_.lambda = params.lambda;
     const std::size_t bytes = record_bytes(macroblocks) + result_guard_bytes;
     for (int s = 0; s < stages; ++s) {
         Buffers& b = buffers_[static_cast<std::size_t>(s)];
@@ -88,17 +101,79 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
         XME_CUDA_CHECK(cudaMemcpy(static_cast<std::uint8_t*>(b.device.get()) + record_bytes(macroblocks),
                                   guard, result_guard_bytes, cudaMemcpyHostToDevice),
                        site);
+        if (temporal_) {
+            const std::size_t previous_bytes = sizeof(MotionRecord) * static_cast<std::size_t>(macroblocks);
+            b.previous_host = allocate_pinned(previous_bytes, site);
+            b.previous = allocate_device(previous_bytes, site);
+        }
     }
 }
 
-void PartitionRunner::launch(const SearchJob& job, int stage, cudaStream_t stream, const CallSite& site) {
+p41::Tables PartitionRunner::predictors(const FramePair& pair, int stage, cudaStream_t stream,
+                                        const CallSite& site) {
+    p41::Tables t = tables_;
+    if (!temporal_ || pair.segment_start) return t;
+    const Buffers& b = buffers_[static_cast<std::size_t>(stage)];
+    if (pair.previous) {
+        const MotionField& previous = *pair.previous;
+        if (previous.blocks.size() != static_cast<std::size_t>(macroblocks_)) {
+            throw Error(ErrorKind::invalid_argument, site.device + ": the previous pair's result has " +
+                                                         std::to_string(previous.blocks.size()) +
+                                                         " blocks, this session's frames " +
+                                                         std::to_string(macroblocks_) + " macroblocks");
+        }
+        // The tables take the vectors of a window of this range centred on 0, as the chain's results are
+        // (a centred window's tables take any p).
+        const int bound = centred_ ? 32768 : partition_predictor_bound(range_);
+        auto* host = static_cast<MotionRecord*>(b.previous_host.get());
+        for (std::size_t i = 0; i < previous.blocks.size(); ++i) {
+            const BlockMotion& m = previous.blocks[i];
+            if (std::abs(m.mv_x) > bound || std::abs(m.mv_y) > bound) {
+                throw Error(
+                    ErrorKind::unsupported,
+                    site.device + ": the temporal predictor of macroblock " + std::to_string(i) + ", (" +
+                        std::to_string(m.mv_x) + "," + std::to_string(m.mv_y) +
+                        ") quarter pel, lies outside the window of range " + std::to_string(range_) +
+                        " that the partition kernels' tables cover: run this chain with --backend cpu");
+            }
+            host[i] = {m.mv_x, m.mv_y, m.cost, m.candidates};
+        }
+        XME_CUDA_CHECK(cudaMemcpyAsync(b.previous.get(), host, sizeof(MotionRecord) * previous.blocks.size(),
+                                       cudaMemcpyHostToDevice, stream),
+                       site);
+        t.temporal = static_cast<const std::uint8_t*>(b.previous.get());
+        t.temporal_stride = sizeof(MotionRecord);
+        return t;
+    }
+    if (last_stage_ < 0) {
+        throw Error(
+            ErrorKind::invalid_argument,
+            site.device + ", frame " + std::to_string(pair.current_id) +
+                ": the temporal predictor needs the previous pair's result, and this session has computed "
+                "none: give FramePair::previous, or mark the pair as a segment start");
+    }
+    // The last pair's records, written earlier on the same stream: each starts with its 16x16 partition's.
+    t.temporal =
+        static_cast<const std::uint8_t*>(buffers_[static_cast<std::size_t>(last_stage_)].device.get()) +
+        offsetof(p41::PartitionRecord, partitions);
+    t.temporal_stride = sizeof(p41::PartitionRecord);
+    return t;
+}
+
+void PartitionRunner::launch(const SearchJob& job, const FramePair& pair, int stage, cudaStream_t stream,
+                             const CallSite& site) {
+    const p41::Tables tables = predictors(pair, stage, stream, site);
+    last_stage_ = stage;
     auto* records =
         static_cast<p41::PartitionRecord*>(buffers_[static_cast<std::size_t>(stage)].device.get());
     if (positions_design_) {
-        check(launch_partitions_002(job, tables_, records, stream), "partitions_002_kernel<<<>>>", site);
+        check(launch_partitions_002(job, tables, records, stream), "partitions_002_kernel<<<>>>", site);
     } else {
-        check(launch_partitions_fast(job, tables_, records, stream), "partitions_fast_kernel<<<>>>", site);
+        check(launch_partitions_fast(job, tables, records, stream), "partitions_fast_kernel<<<>>>", site);
     }
+    if (quarter_pel_)
+        check(launch_partitions_qpel(job, tables, lambda_, records, stream), "partitions_qpel_kernel<<<>>>",
+              site);
 }
 
 void PartitionRunner::download(int stage, cudaStream_t stream, const CallSite& site) {

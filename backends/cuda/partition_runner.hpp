@@ -27,8 +27,11 @@ public:
     PartitionRunner(const SearchParams& params, bool positions_design, int macroblocks, int stages,
                     const CallSite& site);
 
-    // Enqueues the search of `job` (block 16, expanded reference) into the stage's buffer.
-    void launch(const SearchJob& job, int stage, cudaStream_t stream, const CallSite& site);
+    // Enqueues the search of `job` (block 16, expanded reference) for `pair` into the stage's buffer: with
+    // the temporal predictor, p from pair.previous (uploaded) or from the last pair this runner searched
+    // (resident), none at a segment's start.
+    void launch(const SearchJob& job, const FramePair& pair, int stage, cudaStream_t stream,
+                const CallSite& site);
     // Enqueues the copy of the stage's results (and guard bytes) to the host.
     void download(int stage, cudaStream_t stream, const CallSite& site);
     // After the stage's download finished: its results into `field` (macroblocks, and blocks = each
@@ -39,8 +42,18 @@ private:
     struct Buffers {
         PinnedMemory host;
         DeviceMemory device;
+        PinnedMemory previous_host;  // temporal: the previous pair's 16x16 vectors from the host
+        DeviceMemory previous;
     };
+    [[nodiscard]] p41::Tables predictors(const FramePair& pair, int stage, cudaStream_t stream,
+                                         const CallSite& site);
     bool positions_design_;
+    bool quarter_pel_;
+    bool temporal_;
+    bool centred_;  // SPEC §8's window centred on the (temporal) predictor
+    int lambda_;
+    int range_;
+    int last_stage_ = -1;  // the stage of the last pair searched: its records are the next p
     int macroblocks_;
     DeviceMemory terms_;
     DeviceMemory offsets_;

@@ -11,86 +11,14 @@
 // - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
 //   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
 // Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
-// (any order: the keys are totally ordered by SPEC §8), then finish_macroblock decodes and decides.
+// (any order: the keys are totally ordered by SPEC §8), then partition_decide.cuh decodes and decides.
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "kernels.hpp"
-
-#define XME_P41_HD __host__ __device__ __forceinline__
-#if defined(__CUDA_ARCH__)
-#define XME_P41_UNROLL _Pragma("unroll")
-#else
-#define XME_P41_UNROLL
-#endif
+#include "partition_common.cuh"
 
 namespace xme::cuda::p41 {
-
-inline constexpr int kPartitions = 41;
-inline constexpr int kChunk = 4;  // candidate rows per unit of the fast variant (sums: 4 x 16 registers)
-inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
-
-// The session's tables on the device (partition_tables.hpp).
-struct Tables {
-    const std::uint32_t* terms = nullptr;
-    const std::uint32_t* offsets = nullptr;
-    int rank_bits = 0;
-};
-
-// One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
-// (mode | sub-mode q << (8 + 2 q): the mode in bits 0-1, the four sub-modes in byte 1) and its J;
-// cuda_session.cpp turns it into a MacroblockMotion.
-struct PartitionRecord {
-    MotionRecord partitions[kPartitions];
-    std::uint32_t modes;
-    std::uint32_t unused;
-    std::uint64_t cost;
-};
-
-XME_P41_HD std::uint32_t load(const std::uint32_t* p) {
-#if defined(__CUDA_ARCH__)
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-
-// c + sum over the 4 bytes of |a - b|: one vabsdiff4 on the device.
-XME_P41_HD std::uint32_t sad4(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-#if defined(__CUDA_ARCH__)
-    std::uint32_t d;
-    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    for (int i = 0; i < 4; ++i) {
-        const int x = static_cast<int>((a >> (8 * i)) & 0xFFu);
-        const int y = static_cast<int>((b >> (8 * i)) & 0xFFu);
-        c += static_cast<std::uint32_t>(x > y ? x - y : y - x);
-    }
-    return c;
-#endif
-}
-
-XME_P41_HD std::uint32_t min_key(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
-
-// SPEC §2's valid candidates of the macroblock at (x, y): a rectangle holding the zero vector.
-struct Box {
-    int low_x, high_x, low_y, high_y;
-};
-
-XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y) {
-    const int r = job.range;
-    Box w{-r, r, -r, r};
-    if (!job.restrict_border) return w;
-    w.low_x = -x < w.low_x ? w.low_x : -x;
-    w.high_x = job.layout.padded_width - 16 - x > w.high_x ? w.high_x : job.layout.padded_width - 16 - x;
-    w.low_y = -y < w.low_y ? w.low_y : -y;
-    w.high_y = job.layout.padded_height - 16 - y > w.high_y ? w.high_y : job.layout.padded_height - 16 - y;
-    return w;
-}
 
 // Candidate (cells g, row-major 4x4 SADs; term = its rate and rank): each partition's key and min, in
 // SPEC §9's order (quadrant q's cells a b / c d).
@@ -126,21 +54,33 @@ XME_P41_HD void clear_bests(std::uint32_t (&best)[kPartitions]) {
     for (int i = 0; i < kPartitions; ++i) best[i] = kNoBest;
 }
 
-// The macroblock's top-left pixel.
-XME_P41_HD void macroblock_origin(const SearchJob& job, int mb, int& x, int& y) {
-    y = mb / job.blocks_x * 16;
-    x = (mb - y / 16 * job.blocks_x) * 16;
+// SPEC §8: an empty centred window (restrict) takes the zero vector, evaluated (rank 0: the only one).
+XME_P41_HD void zero_vector(const SearchJob& job, const Tables& t, int x, int y, const Predicted& p,
+                            std::uint32_t (&best)[kPartitions]) {
+    const int pitch = job.layout.pitch;
+    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
+    const std::uint32_t* words = job.reference_words + y * pitch + x;
+    std::uint32_t g[16] = {};
+    for (int j = 0; j < 16; ++j) {
+        for (int v = 0; v < 4; ++v)
+            g[(j >> 2) * 4 + v] =
+                sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+    }
+    const std::uint32_t rate = static_cast<std::uint32_t>(t.lambda) * (se_length(-p.px) + se_length(-p.py));
+    update_bests(best, g, 1u << t.rank_bits, rate << t.rank_bits);
 }
 
 // Variant fast: thread `thread` of `threads` takes units thread, thread + threads, ... of the
 // macroblock's side x ceil(side / kChunk) units (column-major within a chunk row, so that neighbouring
 // threads read neighbouring words).
+template <bool kCentred = false>
 XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                   std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
     int x, y;
     macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
+    const Predicted p = predicted(t, mb);
+    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
     const int r = job.range;
     const int side = 2 * r + 1;
     const int pitch = job.layout.pitch;
@@ -152,14 +92,20 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int v = 0; v < 4; ++v) current[j][v] = load(c + j * (pitch / 4) + v);
     }
     const std::uint32_t scale = 1u << t.rank_bits;
+    if (kCentred && empty(w)) {
+        if (thread == 0) zero_vector(job, t, x, y, p, best);
+        return;
+    }
     const int units = side * ((side + kChunk - 1) / kChunk);
     for (int unit = thread; unit < units; unit += threads) {
         const int chunk = unit / side;
         const int column = unit - chunk * side;
-        const int dx = column - r;
+        const int dx = p.cx + column - r;
         if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
-        const int dy0 = chunk * kChunk - r;
-        const std::uint32_t* words = job.reference_words + (y + dy0) * pitch + x + dx;
+        const int dy0 = p.cy + chunk * kChunk - r;
+        int word_columns[4];
+        XME_P41_UNROLL
+        for (int v = 0; v < 4; ++v) word_columns[v] = reference_column<kCentred>(job, x + dx + 4 * v);
         std::uint32_t sums[kChunk][16];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
@@ -170,7 +116,9 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int row = 0; row < 16 + kChunk - 1; ++row) {
             std::uint32_t ref[4];
             XME_P41_UNROLL
-            for (int v = 0; v < 4; ++v) ref[v] = load(words + row * pitch + 4 * v);
+            for (int v = 0; v < 4; ++v)
+                ref[v] = load(job.reference_words + reference_row<kCentred>(job, y + dy0 + row) * pitch +
+                              word_columns[v]);
             XME_P41_UNROLL
             for (int k = 0; k < kChunk; ++k) {
                 const int j = row - k;  // the macroblock row that reference row `row` meets for dy0 + k
@@ -185,29 +133,36 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int k = 0; k < kChunk; ++k) {
             const int dy = dy0 + k;
             if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
-            update_bests(best, sums[k], scale, load(t.terms + (dy + r) * side + column));
+            update_bests(best, sums[k], scale,
+                         load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
         }
     }
 }
 
 // Variant p41-002: thread `thread` of `threads` takes positions thread, thread + threads, ... of the
 // window (raster order), each on its own: 64 current and 64 reference word loads, 64 vabsdiff4.
+template <bool kCentred = false>
 XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                        std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
     int x, y;
     macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
+    const Predicted p = predicted(t, mb);
+    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
     const int r = job.range;
     const int side = 2 * r + 1;
     const int pitch = job.layout.pitch;
     const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
     const std::uint32_t scale = 1u << t.rank_bits;
+    if (kCentred && empty(w)) {
+        if (thread == 0) zero_vector(job, t, x, y, p, best);
+        return;
+    }
     for (int position = thread; position < side * side; position += threads) {
-        const int dy = position / side - r;
-        const int dx = position - (dy + r) * side - r;
+        const int ey = position / side;
+        const int dy = p.cy + ey - r;
+        const int dx = p.cx + position - ey * side - r;
         if (dx < w.low_x || dx > w.high_x || dy < w.low_y || dy > w.high_y) continue;
-        const std::uint32_t* words = job.reference_words + (y + dy) * pitch + x + dx;
         std::uint32_t g[16];
         XME_P41_UNROLL
         for (int cell = 0; cell < 16; ++cell) g[cell] = 0;
@@ -216,53 +171,13 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
             XME_P41_UNROLL
             for (int v = 0; v < 4; ++v)
                 g[(j >> 2) * 4 + v] =
-                    sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+                    sad4(load(c + j * (pitch / 4) + v),
+                         load(job.reference_words + reference_row<kCentred>(job, y + dy + j) * pitch +
+                              reference_column<kCentred>(job, x + dx + 4 * v)),
+                         g[(j >> 2) * 4 + v]);
         }
-        update_bests(best, g, scale, load(t.terms + position));
+        update_bests(best, g, scale, load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
     }
-}
-
-// SPEC §9's mode decision on the 41 J: strictly smaller wins, so the earlier (sub-)mode takes a tie.
-XME_P41_HD void decide_mode(PartitionRecord& out) {
-    const auto j = [&](int i) { return static_cast<std::uint64_t>(out.partitions[i].cost); };
-    std::uint64_t eight_by_eight = 0;
-    std::uint32_t modes = 0;
-    XME_P41_UNROLL
-    for (int q = 0; q < 4; ++q) {
-        const std::uint64_t sub[3] = {j(9 + 2 * q) + j(10 + 2 * q), j(17 + 2 * q) + j(18 + 2 * q),
-                                      j(25 + 4 * q) + j(26 + 4 * q) + j(27 + 4 * q) + j(28 + 4 * q)};
-        std::uint32_t cheapest = 0;
-        std::uint64_t cheapest_cost = j(5 + q);
-        XME_P41_UNROLL
-        for (std::uint32_t m = 1; m < 4; ++m) {
-            if (sub[m - 1] < cheapest_cost) cheapest = m, cheapest_cost = sub[m - 1];
-        }
-        modes |= cheapest << (8 + 2 * q);  // 8 (q + 1) would shift q = 3 out of the word
-        eight_by_eight += cheapest_cost;
-    }
-    const std::uint64_t later[3] = {j(1) + j(2), j(3) + j(4), eight_by_eight};
-    std::uint32_t mode = 0;
-    std::uint64_t mode_cost = j(0);
-    XME_P41_UNROLL
-    for (std::uint32_t m = 1; m < 4; ++m) {
-        if (later[m - 1] < mode_cost) mode = m, mode_cost = later[m - 1];
-    }
-    out.modes = modes | mode;
-    out.unused = 0;
-    out.cost = mode_cost;
-}
-
-// Partition i's record from its least key over the whole window (every partition has one: the zero
-// vector is always valid), with the window's candidate count.
-XME_P41_HD MotionRecord partition_record(const SearchJob& job, const Tables& t, int mb, std::uint32_t key) {
-    int x, y;
-    macroblock_origin(job, mb, x, y);
-    const Box w = macroblock_window(job, x, y);
-    const std::uint32_t offset = load(t.offsets + (key & ((1u << t.rank_bits) - 1u)));
-    const int dx = static_cast<int>(offset & 0xFFFFu) - job.range;
-    const int dy = static_cast<int>(offset >> 16) - job.range;
-    return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy), key >> t.rank_bits,
-            static_cast<std::uint32_t>((w.high_x - w.low_x + 1) * (w.high_y - w.low_y + 1))};
 }
 
 }  // namespace xme::cuda::p41

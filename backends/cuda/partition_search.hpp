@@ -9,11 +9,17 @@
 namespace xme::cuda {
 
 // One CUDA block per macroblock (job.block_size 16), writing records[mb] (the 41 partitions, the mode
-// decision) for every macroblock. Centre 0, p = 0: `tables` from make_partition_tables(range, lambda),
-// which must fit. The fast one needs job.reference_words (the expanded reference); so does 002's.
+// decision) for every macroblock. Centre 0; `tables` from make_partition_tables(range, lambda, predictor),
+// which must fit, with this pair's temporal predictors (or none). Both need job.reference_words (the
+// expanded reference).
 cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tables,
                                    p41::PartitionRecord* records, cudaStream_t stream);
 cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
                                   p41::PartitionRecord* records, cudaStream_t stream);
+
+// SPEC §9's sub-pel stage: refines the 41 integer results in `records` in place by SPEC §10 (the
+// predictor of `tables`, `lambda`), then decides the mode again on the refined J.
+cudaError_t launch_partitions_qpel(const SearchJob& job, const p41::Tables& tables, int lambda,
+                                   p41::PartitionRecord* records, cudaStream_t stream);
 
 }  // namespace xme::cuda

@@ -8,7 +8,8 @@
 // half stage (the integer winner v and v + 2(sx, sy)) then the quarter stage (the half winner w and
 // w + (sx, sy)), each candidate costed J = SATD + lambda * R(mv - p), each stage keeping the least key
 // (J, |mv - p|_1, mv.y, mv.x) as the reference's subpel_stage does; the centre is always costed, an
-// invalid neighbour (restrict) never. Returns {mv, J, integer.candidates}.
+// invalid neighbour (restrict) never. Returns {mv, J, integer.candidates}. refine_qpel_core's optional Area
+// refines part of the block (SPEC §9's partitions: some of its 4x4 tiles, the macroblock's restrict test).
 //
 // Work: the samples around the block are staged once into the warp's shared scratch and filtered into
 // H.264's half-sample planes (qpel_planes.cuh); then each stage spreads (candidate, 4x4 tile) pairs over
@@ -102,18 +103,29 @@ struct Lanes {
     static constexpr int kTilesPerLane = kTiles / kPerCandidate;  // 2 for B = 32, else 1
 };
 
-// A lane's tiles (lane % kPerCandidate, + 32): the current block's part of S, T, U, V, and the word
-// offset of the tile's first row within a plane.
+// A lane's tiles (lane % kPerCandidate, + 32): the current block's part of S, T, U, V, the word
+// offset of the tile's first row within a plane, and bit i set when tile i is costed (Area::tiles).
 template <int B>
 struct LaneTiles {
     TileCurrent current[Lanes<B>::kTilesPerLane];
     int offset[Lanes<B>::kTilesPerLane];
+    std::uint32_t costed;
+};
+
+// What a refinement costs and where its candidates are valid. By default the whole B x B block, valid
+// by SPEC §2 for itself; SPEC §9's partitions refine a w x h part of a block (the tiles, bit ty * B/4 + tx)
+// whose `restrict` test is its macroblock's (the box_size block at box_x, box_y).
+struct Area {
+    std::uint32_t tiles = ~0u;
+    int box_x = 0, box_y = 0;
+    int box_size = 0;  // 0: the refined block itself
 };
 
 template <int B>
-XME_QPEL_HD LaneTiles<B> load_lane_tiles(const SearchJob& job, int x, int y, int lane) {
+XME_QPEL_HD LaneTiles<B> load_lane_tiles(const SearchJob& job, int x, int y, int lane, std::uint32_t costed) {
     using L = Lanes<B>;
     LaneTiles<B> tiles;
+    tiles.costed = 0;
     const int pitch = job.layout.pitch;
     XME_QPEL_UNROLL
     for (int i = 0; i < L::kTilesPerLane; ++i) {
@@ -124,6 +136,7 @@ XME_QPEL_HD LaneTiles<B> load_lane_tiles(const SearchJob& job, int x, int y, int
         tiles.current[i] = tile_current(load_word(row), load_word(row + pitch), load_word(row + 2 * pitch),
                                         load_word(row + 3 * pitch));
         tiles.offset[i] = 4 * ty * Geometry<B>::kPitch + tx;
+        if (tile >= 32 || ((costed >> tile) & 1u) != 0) tiles.costed |= 1u << i;  // B = 32: every tile
     }
     return tiles;
 }
@@ -143,7 +156,8 @@ XME_QPEL_HD std::uint32_t candidate_satd(const Scratch<B>& s, const LaneTiles<B>
             rows[j] = fetch(s.words, runs.p, offset);
             if (kAverage) rows[j] = average_up4(rows[j], fetch(s.words, runs.q, offset));
         }
-        sum += tile_satd(tiles.current[i], rows[0], rows[1], rows[2], rows[3]);
+        if (((tiles.costed >> i) & 1u) != 0)
+            sum += tile_satd(tiles.current[i], rows[0], rows[1], rows[2], rows[3]);
     }
     return sum;
 }
@@ -226,12 +240,13 @@ XME_QPEL_HD std::uint32_t best_of_stage(Warp& warp, Scratch<B>& s, const LaneTil
 // The refinement on an explicit scratch and warp (qpel_emulation_test.cpp runs it on host threads).
 template <int B, class Warp>
 XME_QPEL_HD MotionRecord refine_qpel_core(Warp& warp, Scratch<B>& s, const SearchJob& job, int x, int y,
-                                          MotionRecord integer, int px, int py, int lambda) {
+                                          MotionRecord integer, int px, int py, int lambda,
+                                          const Area& area = {}) {
     warp.sync();  // the previous call's reads of s are done
     const int lane = warp.lane();
     const int ix = integer.mv_x / 4;
     const int iy = integer.mv_y / 4;
-    const LaneTiles<B> tiles = load_lane_tiles<B>(job, x, y, lane);
+    const LaneTiles<B> tiles = load_lane_tiles<B>(job, x, y, lane, area.tiles);
     StageInput in;
     in.align = stage_reference<B>(s, job, x + ix, y + iy, lane);
     warp.sync();
@@ -247,10 +262,13 @@ XME_QPEL_HD MotionRecord refine_qpel_core(Warp& warp, Scratch<B>& s, const Searc
     in.py = py;
     in.lambda = lambda;
     in.restrict_border = job.restrict_border;
-    in.low_x = -4 * x;
-    in.high_x = 4 * (job.layout.padded_width - B - x);
-    in.low_y = -4 * y;
-    in.high_y = 4 * (job.layout.padded_height - B - y);
+    const int box_x = area.box_size > 0 ? area.box_x : x;
+    const int box_y = area.box_size > 0 ? area.box_y : y;
+    const int box_size = area.box_size > 0 ? area.box_size : B;
+    in.low_x = -4 * box_x;
+    in.high_x = 4 * (job.layout.padded_width - box_size - box_x);
+    in.low_y = -4 * box_y;
+    in.high_y = 4 * (job.layout.padded_height - box_size - box_y);
     const std::uint32_t half = best_of_stage<B, false>(warp, s, tiles, in);
     in.cx = 2 * key_sx(half);
     in.cy = 2 * key_sy(half);

@@ -1,0 +1,158 @@
+// SPEC §9 on CUDA: what partition_search.cuh's thread work and partition_decide.cuh share: the session's
+// tables and the pair's predictors on the device, the macroblock's window, the result record, the packed
+// SAD. __host__ __device__, for partition_emulation_test.cpp.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels.hpp"
+
+#define XME_P41_HD __host__ __device__ __forceinline__
+#if defined(__CUDA_ARCH__)
+#define XME_P41_UNROLL _Pragma("unroll")
+#else
+#define XME_P41_UNROLL
+#endif
+
+namespace xme::cuda::p41 {
+
+inline constexpr int kPartitions = 41;
+inline constexpr int kChunk = 4;  // candidate rows per unit of the fast variant (sums: 4 x 16 registers)
+inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
+
+// The session's tables on the device (partition_tables.hpp), and this pair's predictors.
+struct Tables {
+    const std::uint32_t* terms = nullptr;
+    const std::uint32_t* offsets = nullptr;
+    int rank_bits = 0;
+    int radius = 0;
+    int side = 0;  // 2 radius + 1
+    // The temporal predictor: macroblock mb's p is the vector of the MotionRecord at
+    // temporal + mb * temporal_stride bytes (the previous pair's 16x16 partitions); null: p = 0.
+    const std::uint8_t* temporal = nullptr;
+    int temporal_stride = 0;
+    bool centred = false;  // SPEC §8's window centred on round(p / 4) (then radius = range + 1)
+    int lambda = 0;        // for the zero vector that an empty centred window takes
+};
+
+// Where macroblock mb's candidates find their terms and ranks: the table of p's fraction, and
+// q = floor(p / 4), so that candidate d's entry is offset o = d - q.
+struct Predicted {
+    const std::uint32_t* terms;
+    const std::uint32_t* offsets;
+    int qx, qy;
+    int cx, cy;  // the window's centre c
+    int px, py;
+};
+
+// round(v / 4), halves away from zero (SPEC §8's centre).
+XME_P41_HD int round_quarter(int v) { return v >= 0 ? (v + 2) >> 2 : -((2 - v) >> 2); }
+
+// Macroblock mb's predictor p (quarter pel).
+XME_P41_HD void predictor_of(const Tables& t, int mb, int& px, int& py) {
+    px = 0;
+    py = 0;
+    if (t.temporal == nullptr) return;
+    const auto* r = reinterpret_cast<const MotionRecord*>(t.temporal + static_cast<std::ptrdiff_t>(mb) *
+                                                                           t.temporal_stride);
+    px = r->mv_x;
+    py = r->mv_y;
+}
+
+XME_P41_HD Predicted predicted(const Tables& t, int mb) {
+    int px, py;
+    predictor_of(t, mb, px, py);
+    const int table = ((py & 3) * 4 + (px & 3)) * t.side * t.side;
+    const int cx = t.centred ? round_quarter(px) : 0;
+    const int cy = t.centred ? round_quarter(py) : 0;
+    return {t.terms + table, t.offsets + table, px >> 2, py >> 2, cx, cy, px, py};  // >> 2: floor
+}
+
+// One macroblock's result: exactly xme::MacroblockMotion's partitions, then the mode decision packed
+// (mode | sub-mode q << (8 + 2 q): the mode in bits 0-1, the four sub-modes in byte 1) and its J;
+// cuda_session.cpp turns it into a MacroblockMotion.
+struct PartitionRecord {
+    MotionRecord partitions[kPartitions];
+    std::uint32_t modes;
+    std::uint32_t unused;
+    std::uint64_t cost;
+};
+
+XME_P41_HD std::uint32_t load(const std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+// c + sum over the 4 bytes of |a - b|: one vabsdiff4 on the device.
+XME_P41_HD std::uint32_t sad4(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+#if defined(__CUDA_ARCH__)
+    std::uint32_t d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    for (int i = 0; i < 4; ++i) {
+        const int x = static_cast<int>((a >> (8 * i)) & 0xFFu);
+        const int y = static_cast<int>((b >> (8 * i)) & 0xFFu);
+        c += static_cast<std::uint32_t>(x > y ? x - y : y - x);
+    }
+    return c;
+#endif
+}
+
+XME_P41_HD std::uint32_t min_key(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
+
+// SPEC §2/§8's valid candidates of the macroblock at (x, y) around centre c: a rectangle, which a
+// centred window in restrict mode may leave empty (it holds the zero vector when c = 0).
+struct Box {
+    int low_x, high_x, low_y, high_y;
+};
+
+XME_P41_HD Box macroblock_window(const SearchJob& job, int x, int y, int cx, int cy) {
+    const int r = job.range;
+    Box w{cx - r, cx + r, cy - r, cy + r};
+    if (!job.restrict_border) return w;
+    w.low_x = -x < w.low_x ? w.low_x : -x;
+    w.high_x = job.layout.padded_width - 16 - x > w.high_x ? w.high_x : job.layout.padded_width - 16 - x;
+    w.low_y = -y < w.low_y ? w.low_y : -y;
+    w.high_y = job.layout.padded_height - 16 - y > w.high_y ? w.high_y : job.layout.padded_height - 16 - y;
+    return w;
+}
+
+XME_P41_HD bool empty(const Box& w) { return w.low_x > w.high_x || w.low_y > w.high_y; }
+
+XME_P41_HD int clamp_to(int v, int low, int high) { return v < low ? low : (v > high ? high : v); }
+
+// se(v)'s length (SPEC §8).
+XME_P41_HD std::uint32_t se_length(int v) {
+    std::uint32_t k = v > 0 ? 2u * static_cast<std::uint32_t>(v) - 1u : 2u * static_cast<std::uint32_t>(-v);
+    std::uint32_t width = 0;
+    for (k += 1; k != 0; k >>= 1) ++width;
+    return 2 * width - 1;
+}
+
+// The frame row and the column of a read of the expanded reference. A centred window may lie anywhere
+// (p is any earlier result): its reads are clamped into the padded frame's margins, whose samples are
+// the edge's (SPEC §1), so the clamped read returns what the unclamped one means.
+template <bool kCentred>
+XME_P41_HD int reference_row(const SearchJob& job, int row) {
+    if (!kCentred) return row;
+    return clamp_to(row, -job.layout.margin_y, job.layout.padded_height + job.layout.margin_y - 1);
+}
+template <bool kCentred>
+XME_P41_HD int reference_column(const SearchJob& job, int column) {
+    if (!kCentred) return column;
+    return clamp_to(column, -job.layout.margin_x, job.layout.padded_width + job.layout.margin_x - 4);
+}
+
+// The macroblock's top-left pixel.
+XME_P41_HD void macroblock_origin(const SearchJob& job, int mb, int& x, int& y) {
+    y = mb / job.blocks_x * 16;
+    x = (mb - y / 16 * job.blocks_x) * 16;
+}
+
+}  // namespace xme::cuda::p41
