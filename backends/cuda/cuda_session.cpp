@@ -7,7 +7,8 @@
 // everything and returns; receive() waits for the oldest pair's download.
 //
 // PairResult::device_seconds: CUDA events around this pair's kernels on the compute stream: padding
-// of newly uploaded frames, the integer search and the refinement. Copies are not included.
+// of newly uploaded frames, the integer search and the refinement, and the compensation chain when the
+// session computes it (device_compensation.hpp). Copies are not included.
 #include "cuda_session.hpp"
 
 #include <algorithm>
@@ -15,9 +16,11 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "device_compensation.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
 #include "mean_pyramid.cuh"
@@ -127,6 +130,11 @@ public:
             s.done = make_event(false, site_);
             s.start = make_event(true, site_);
             s.stop = make_event(true, site_);
+        }
+        // SPEC §12-§13 after the search, on the device (CudaDevice::supports_compensation says which).
+        if (config.options.compensation) {
+            compensation_.emplace(layout_, cost_kind_of(params_).distortion == Distortion::satd,
+                                  *config.options.compensation, kStages, site_);
         }
     }
 
@@ -284,6 +292,8 @@ private:
         } else {
             search(job, key_bytes, site);
         }
+        if (compensation_)
+            compensation_->enqueue(stage_index, job, rate_ ? s.records : nullptr, compute_.get(), site);
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
@@ -299,6 +309,7 @@ private:
                                            cudaMemcpyDeviceToHost, download_.get()),
                            site);
         }
+        if (compensation_) compensation_->enqueue_download(stage_index, download_.get(), site);
         XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
 
         Entry entry;
@@ -485,6 +496,7 @@ private:
                                config_.device_name + "'s block records");
             e.result.field = std::move(field);
             e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+            if (compensation_) e.result.compensation = compensation_->result(e.stage);
             e.finished = true;
             return;
         }
@@ -503,6 +515,7 @@ private:
         set_full_search_candidates(field, config_.options.width, config_.options.height, params_);
         e.result.field = std::move(field);
         e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+        if (compensation_) e.result.compensation = compensation_->result(e.stage);
         e.finished = true;
     }
 
@@ -522,6 +535,7 @@ private:
     int blocks_y_ = 0;
     Stream upload_, compute_, download_;
     std::array<Stage, kStages> stages_;
+    std::optional<DeviceCompensation> compensation_;  // SessionOptions::compensation on the device
     std::deque<Entry> queue_;
     int next_stage_ = 0;
     bool broken_ = false;
