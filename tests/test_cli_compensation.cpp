@@ -138,4 +138,16 @@ TEST_SUITE("cli") {
         check_refusals({{"bench --sizes 64x48 --backends cpu --pairs 1 --no-sad-peak --transforms dct",
                          "use matrix or loeffler"}});
     }
+
+    TEST_CASE("bench --compensate times the search with the compensation chained after it") {
+        const Run run = run_xme(
+            "bench --sizes 64x48 --backends cpu --variants portable --algos ehds --blocks 16 --pairs 2 "
+            "--threads 1 --no-sad-peak --compensate loeffler");
+        INFO(run.output);
+        REQUIRE(run.exit_code == 0);
+        CHECK(run.output.find("compensation chained after each search: loeffler") != std::string::npos);
+        CHECK(run.output.find("portable") != std::string::npos);
+        check_refusals({{"bench --sizes 64x48 --backends cpu --pairs 1 --no-sad-peak --compensate dct",
+                         "use none, matrix or loeffler"}});
+    }
 }

@@ -7,7 +7,8 @@
 // everything and returns; receive() waits for the oldest pair's download.
 //
 // PairResult::device_seconds: CUDA events around this pair's kernels on the compute stream: padding
-// of newly uploaded frames, the integer search and the refinement. Copies are not included.
+// of newly uploaded frames, the integer search and the refinement, and the compensation chain when the
+// session computes it (device_compensation.hpp). Copies are not included.
 #include "cuda_session.hpp"
 
 #include <algorithm>
@@ -16,9 +17,11 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "device_compensation.hpp"
 #include "device_frames.hpp"
 #include "kernels.hpp"
 #include "mean_pyramid.cuh"
@@ -138,6 +141,11 @@ public:
         if (partitions_) {
             partition_runner_ = std::make_unique<PartitionRunner>(params_, config.variant == Variant::p41_002,
                                                                   blocks_x_ * blocks_y_, kStages, site_);
+        }
+        // SPEC §12-§13 after the search, on the device (CudaDevice::supports_compensation says which).
+        if (config.options.compensation) {
+            compensation_.emplace(layout_, cost_kind_of(params_).distortion == Distortion::satd,
+                                  *config.options.compensation, kStages, site_);
         }
     }
 
@@ -298,6 +306,8 @@ private:
         } else {
             search(job, key_bytes, site);
         }
+        if (compensation_)
+            compensation_->enqueue(stage_index, job, rate_ ? s.records : nullptr, compute_.get(), site);
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
@@ -317,6 +327,7 @@ private:
                            site);
             if (rate_) last_keys_ = s.keys, last_records_ = nullptr;
         }
+        if (compensation_) compensation_->enqueue_download(stage_index, download_.get(), site);
         XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
 
         Entry entry;
@@ -442,8 +453,10 @@ private:
             check_launch(launch_qpel_refine_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
             return true;
         }
-        if (!half_pel) return false;
+        // Keys alone serve the host and the next temporal predictor; compensation reads records.
+        if (!half_pel && !compensation_) return false;
         check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
+        if (!half_pel) return true;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
         } else {
@@ -528,6 +541,7 @@ private:
                                config_.device_name + "'s block records");
             e.result.field = std::move(field);
             e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+            if (compensation_) e.result.compensation = compensation_->result(e.stage);
             e.finished = true;
             return;
         }
@@ -554,6 +568,7 @@ private:
         set_full_search_candidates(field, config_.options.width, config_.options.height, params_);
         e.result.field = std::move(field);
         e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+        if (compensation_) e.result.compensation = compensation_->result(e.stage);
         e.finished = true;
     }
 
@@ -576,6 +591,7 @@ private:
     int blocks_y_ = 0;
     Stream upload_, compute_, download_;
     std::array<Stage, kStages> stages_;
+    std::optional<DeviceCompensation> compensation_;  // SessionOptions::compensation on the device
     std::deque<Entry> queue_;
     int next_stage_ = 0;
     bool broken_ = false;

@@ -60,4 +60,13 @@ CompensatedFrame compensate(PlaneView reference, PlaneView current, const Motion
     return frame;
 }
 
+CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
+                            const CompensationRequest& request) {
+    CompensatedFrame frame = compensate(reference, current, field, request.transform);
+    if (!request.prediction) frame.prediction = Plane();
+    if (!request.residual) frame.residual = Int16Plane();
+    if (!request.coefficients) frame.coefficients.reset();
+    return frame;
+}
+
 }  // namespace xme

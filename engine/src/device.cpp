@@ -42,6 +42,12 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         "scalar oracle: slow)");
 }
 
+Support Device::supports_compensation(const SessionOptions& /*options*/) const {
+    return Support::no(info().name +
+                       " does not compute SPEC §12-§13's compensation itself: the host "
+                       "computes it from each pair's result");
+}
+
 Support Device::supports_transform(TransformVariant variant) const {
     return Support::no(info().name + " does not compute SPEC §13's " + to_string(variant) +
                        " transform yet: the cpu and cuda devices and the reference do");

@@ -17,8 +17,12 @@ double luma_psnr(PlaneView a, PlaneView b) {
             squared += diff * diff;
         }
     }
+    return psnr_of_squared_error(squared, a.width, a.height);
+}
+
+double psnr_of_squared_error(double squared, int width, int height) {
     if (squared == 0) return psnr_identical_db;
-    const double mse = squared / (static_cast<double>(a.width) * static_cast<double>(a.height));
+    const double mse = squared / (static_cast<double>(width) * static_cast<double>(height));
     return 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 

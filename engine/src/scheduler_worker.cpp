@@ -168,7 +168,8 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     try {
         SessionOptions options = shared.options.session;
         options.variant = stats.variant;
-        if (!device_call([&] { session = shared.opened[index]->open_session(options); })) return;
+        if (!device_call([&] { session = open_compensating_session(*shared.opened[index], options); }))
+            return;
         while (!shared.stopping) {
             auto& queue = shared.queue_of(index);
             // Top up the device with pairs whose frames have been read.

@@ -68,10 +68,11 @@ SearchParams with_cell(SearchParams chain, int block, int range, BorderMode bord
 }
 
 BenchRow time_cell(Device& device, const std::string& variant, const SearchParams& params,
-                   const std::vector<Plane>& frames, int threads) {
+                   const std::vector<Plane>& frames, int threads,
+                   const std::optional<CompensationRequest>& compensation) {
     const int width = frames.front().width();
     const int height = frames.front().height();
-    auto session = device.open_session({params, variant, threads, width, height});
+    auto session = open_compensating_session(device, {params, variant, threads, width, height, compensation});
     auto pair = [&](std::size_t i) {
         FramePair p{static_cast<std::int64_t>(i - 1), frames[i - 1].view(), static_cast<std::int64_t>(i),
                     frames[i].view()};
@@ -123,9 +124,12 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
 // A whole job through the scheduler: device_seconds is its wall time too, since under split the
 // devices' clocks overlap.
 BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::string>& devices,
-                     const SearchParams& params, const std::vector<Plane>& frames, int threads) {
+                     const SearchParams& params, const std::vector<Plane>& frames, int threads,
+                     const std::optional<CompensationRequest>& compensation) {
     ScheduleOptions options{
-        policy, devices, {params, "", threads, frames.front().width(), frames.front().height()}};
+        policy,
+        devices,
+        {params, "", threads, frames.front().width(), frames.front().height(), compensation}};
     Scheduler scheduler(registry, options);
     std::size_t next = 0;
     auto next_frame = [&]() -> std::optional<Frame> {
@@ -229,8 +233,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                     for (const int range : settings.ranges) {
                         const SearchParams params = with_cell(chain, block, range, settings.border);
                         for (const auto& variant : variants) {
-                            const Support support =
-                                device->supports({params, variant, settings.threads, width, height});
+                            const Support support = device->supports(
+                                {params, variant, settings.threads, width, height, settings.compensation});
                             if (!support.supported) {
                                 std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
                                           << ": not supported (" << support.reason << ")\n";
@@ -239,7 +243,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                             std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
                                       << " block " << block << " range " << range << " " << width << "x"
                                       << height << "\n";
-                            rows.push_back(time_cell(*device, variant, params, frames, settings.threads));
+                            rows.push_back(time_cell(*device, variant, params, frames, settings.threads,
+                                                     settings.compensation));
                             rows.back().sad_peak = peak;
                         }
                     }
@@ -258,11 +263,11 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                         const SearchParams params = with_cell(chain, block, range, settings.border);
                         for (const auto& name : names)
                             rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
-                                                       settings.threads));
+                                                       settings.threads, settings.compensation));
                         std::cerr << "bench: split over all devices, block " << block << " range " << range
                                   << "\n";
-                        rows.push_back(
-                            time_policy(registry, Policy::split, names, params, frames, settings.threads));
+                        rows.push_back(time_policy(registry, Policy::split, names, params, frames,
+                                                   settings.threads, settings.compensation));
                     }
                 }
             }

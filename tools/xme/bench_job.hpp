@@ -31,6 +31,9 @@ struct BenchSettings {
     // Also time whole jobs through the scheduler: each device alone (policy single), then all of
     // them under split, on the same frames; wall time, transfers and host work included.
     bool split = false;
+    // --compensate: SPEC §12-§13 chained after each search, figures only (no plane comes back), so
+    // that a device that computes it itself is timed end to end; others compute it on the host.
+    std::optional<CompensationRequest> compensation;
 };
 
 struct BenchRow {

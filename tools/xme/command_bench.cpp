@@ -28,6 +28,7 @@ struct BenchOptions {
     std::string backends;
     std::string variants;
     std::vector<std::string> transforms;  // --transforms: DCT variants to time
+    std::string compensate;               // --compensate: the transform of the chained compensation
     std::vector<std::string> empty_values;
 };
 
@@ -195,6 +196,11 @@ Command add_bench_command(CLI::App& app) {
            "Also time the 8x8 DCT variants (matrix, loeffler; comma-separated) at each size, against "
            "memcpy's bandwidth")
         ->delimiter(',');
+    cmd->add_option("--compensate", options->compensate,
+                    "Chain SPEC §12-§13 after each search (prediction, residual, and with matrix or "
+                    "loeffler the DCT, quantiser step 16, inverse and reconstruction; figures only): "
+                    "none, matrix or loeffler. dev fps includes it where the device computes it itself")
+        ->each(note_empty(options->empty_values, "--compensate"));
     cmd->add_option("--csv", options->csv, "Write the rows as CSV")
         ->each(note_empty(options->empty_values, "--csv"));
     cmd->add_option("--json", options->json, "Write the rows as JSON")
@@ -231,6 +237,19 @@ Command add_bench_command(CLI::App& app) {
                 std::vector<TransformVariant> transforms;
                 for (const auto& name : options->transforms)
                     transforms.push_back(parse_transform_variant(name, "--transforms entry"));
+                if (!options->compensate.empty()) {
+                    CompensationRequest request{std::nullopt, false, false, false};
+                    if (options->compensate != "none" && options->compensate != "matrix" &&
+                        options->compensate != "loeffler") {
+                        throw Error(ErrorKind::invalid_argument, "unknown --compensate '" +
+                                                                     options->compensate +
+                                                                     "': use none, matrix or loeffler");
+                    }
+                    if (options->compensate != "none")
+                        request.transform = TransformOptions{
+                            parse_transform_variant(options->compensate, "--compensate"), 16};
+                    settings.compensation = request;
+                }
                 BenchOutputs outputs = claim_outputs(*options);
                 // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
                 if (reader)
@@ -238,6 +257,13 @@ Command add_bench_command(CLI::App& app) {
                 reader.reset();
                 const auto rows = run_bench(settings);
                 print_table(rows);
+                if (settings.compensation) {
+                    std::printf(
+                        "compensation chained after each search: %s (quantiser step 16), figures only; dev "
+                        "fps "
+                        "includes it where the device computes it itself, wall fps everywhere\n",
+                        options->compensate.c_str());
+                }
                 write_outputs(rows, *options, outputs);
                 if (!transforms.empty()) run_transform_bench(settings.sizes, transforms, settings.pairs);
                 if (!options->chart.empty()) {

@@ -154,9 +154,15 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         record.frame = pair.frame;
         const MotionField* previous =
             pair.segment_start || !temporal_predictors ? nullptr : &*temporal_predictors;
-        // SPEC §12-§13 from this field: the one prediction the metrics, the residual and the files share.
-        const CompensatedFrame compensated =
-            compensate(pair.reference->luma.view(), pair.current->luma.view(), field, settings.transform);
+        // SPEC §12-§13 from this field, computed by the session (ScheduleOptions' request): the one
+        // prediction the metrics, the residual and the files share.
+        const std::optional<CompensatedFrame>& given = pair.results.front().result.compensation;
+        if (!given) {
+            throw Error(ErrorKind::device, "device " + report.devices[pair.results.front().device].info.name +
+                                               " returned no compensation for frame " +
+                                               std::to_string(pair.frame) + ": internal error");
+        }
+        const CompensatedFrame& compensated = *given;
         if (planes) planes->write(compensated);
         record.residual_abs_sum = compensated.residual_abs_sum;
         record.transform = compensated.transform;
@@ -217,6 +223,10 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     Registry registry = make_builtin_registry();
     ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason),
                             settings.session};
+    // The metrics need the prediction; the other planes only when a file takes them.
+    options.session.compensation =
+        CompensationRequest{settings.transform, true, !settings.compensation.residual.empty(),
+                            !settings.compensation.coefficients.empty()};
     options.session.width = report.video.width;
     options.session.height = report.video.height;
     if (settings.verbose && !report.choice_reason.empty())

@@ -29,9 +29,19 @@ struct TransformFigures {
     double reconstruction_psnr_db = 0;     // prediction + IDCT(q * S) against the current frame
 };
 
+// What a session computes after each pair's search (SessionOptions::compensation): SPEC §12, §13 with
+// `transform`, and which planes come back. The figures (residual_abs_sum, transform) always come back;
+// a plane not asked for is left empty (0 x 0), so that a device need not download it.
+struct CompensationRequest {
+    std::optional<TransformOptions> transform;
+    bool prediction = true;
+    bool residual = true;
+    bool coefficients = true;  // only with a transform
+};
+
 struct CompensatedFrame {
-    Plane prediction;
-    Int16Plane residual;
+    Plane prediction;     // empty when the request did not ask for it
+    Int16Plane residual;  // likewise
     std::uint64_t residual_abs_sum = 0;
     std::optional<Int16Plane> coefficients;  // the unquantised DCT of the residual, with a transform
     std::optional<TransformFigures> transform;
@@ -49,5 +59,8 @@ namespace reference {
 // quantiser step out of range.
 [[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
                                           const std::optional<TransformOptions>& transform);
+// The same for a session's request: compensate(), less the planes the request does not ask for.
+[[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
+                                          const CompensationRequest& request);
 
 }  // namespace xme

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "xme/compensation.hpp"
 #include "xme/dct.hpp"
 #include "xme/frame.hpp"
 #include "xme/motion_field.hpp"
@@ -33,6 +34,8 @@ struct SessionOptions {
     int threads = 0;      // host threads a device may use; 0: all
     int width = 0;        // frame size of every pair submitted to the session
     int height = 0;
+    // SPEC §12-§13 after each pair's search, into PairResult::compensation; nothing when empty.
+    std::optional<CompensationRequest> compensation{};
 };
 
 // A device's answer, before a job, to "can you run this chain with this variant?" (ggml's
@@ -73,6 +76,8 @@ struct PairResult {
     std::int64_t current_id = 0;
     MotionField field;
     double device_seconds = 0;  // the device's own time for this pair (events, timestamps, clocks)
+    // SessionOptions::compensation's result for this pair's field (every device gives the same).
+    std::optional<CompensatedFrame> compensation{};
 };
 
 // A stream of frame pairs on one device, with fixed options. Devices may work asynchronously.
@@ -105,6 +110,11 @@ public:
     // peak a kernel reaches. Devices without one return nothing.
     [[nodiscard]] virtual std::optional<SadPeak> measure_sad_peak() { return std::nullopt; }
 
+    // Whether the device computes SessionOptions::compensation itself, after the search, and why not
+    // when it does not: open_compensating_session then computes it on the host. A device's own
+    // open_session ignores the request when this says no. The default: not yet.
+    [[nodiscard]] virtual Support supports_compensation(const SessionOptions& options) const;
+
     // SPEC §13 on the device: whether it computes `variant` (bit-identical to the reference, as every
     // device must), and what is missing when not. The default: not yet.
     [[nodiscard]] virtual Support supports_transform(TransformVariant variant) const;
@@ -114,6 +124,12 @@ public:
     virtual void transform_blocks(TransformVariant variant, TransformDirection direction,
                                   std::span<Block8x8> blocks);
 };
+
+// A session of `device` whose results carry options.compensation's CompensatedFrame: the device's own
+// when supports_compensation says yes, else computed on the host from each pair's planes as its
+// result comes back (the scheduler opens every session so, for every policy).
+[[nodiscard]] std::unique_ptr<MotionSession> open_compensating_session(Device& device,
+                                                                       const SessionOptions& options);
 
 // Convenience for one pair: opens a session, submits, receives.
 [[nodiscard]] MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneView reference,

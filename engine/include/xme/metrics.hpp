@@ -27,6 +27,9 @@ struct FrameMetrics {
 inline constexpr double psnr_identical_db = 100.0;
 
 [[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
+// luma_psnr from the sum of squared differences of width x height samples (summed exactly, so a device
+// that sums them in integers reports the same value bit for bit).
+[[nodiscard]] double psnr_of_squared_error(double squared, int width, int height);
 
 // mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp);
 // rate_bits against the predictors `params` names, `previous` being the pair before's field within

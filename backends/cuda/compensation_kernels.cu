@@ -1,0 +1,176 @@
+// SPEC §12-§13 after the search, with the frames and the vectors still on the device. Every kernel
+// but the H.264 prediction runs one thread per element of the tile-major planes, so that the residual,
+// the coefficients and the dequantised tiles are read and written in whole 16-byte runs of a tile's
+// rows (the DCT between them is dct_kernels.cu's, unchanged); the figures are summed per CTA and added
+// with one atomic per CTA. The H.264 prediction runs one warp per block on the quarter-pel
+// refinement's staged planes (compensation_pixel.cuh).
+#include "compensation_kernels.hpp"
+#include "compensation_pixel.cuh"
+
+namespace xme::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = qpel::kMaxWarpsPerBlock;  // warps per CTA of the H.264 prediction
+
+// Adds `value` of every thread of the CTA to *target: a warp sum, a CTA sum, one atomic. Every thread
+// of the CTA calls it (none has left).
+__device__ __forceinline__ void cta_add(unsigned long long value, unsigned long long* target) {
+    __shared__ unsigned long long warp_sums[32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) value += __shfl_xor_sync(0xFFFFFFFFu, value, offset);
+    const unsigned thread = threadIdx.x;
+    const unsigned warps = (blockDim.x + 31) / 32;
+    __syncthreads();  // an earlier call's reads of warp_sums are done
+    if (thread % 32 == 0) warp_sums[thread / 32] = value;
+    __syncthreads();
+    if (thread == 0) {
+        unsigned long long sum = 0;
+        for (unsigned w = 0; w < warps; ++w) sum += warp_sums[w];
+        if (sum != 0) atomicAdd(target, sum);
+    }
+}
+
+__device__ __forceinline__ int element_count(const CompensationJob& job) {
+    return job.tiles_x * job.tiles_y * 64;
+}
+
+__device__ __forceinline__ CompensationFigures& figures_of_cta(const CompensationJob& job) {
+    return job.figures[blockIdx.x % kFigureSlots];
+}
+
+__global__ void __launch_bounds__(kThreads) predict_bilinear_kernel(CompensationJob job) {
+    const int element = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+    const FrameLayout& f = job.search.layout;
+    const compensation::TilePosition p = compensation::tile_position(element, job.tiles_x);
+    unsigned long long magnitude = 0;
+    if (element < element_count(job) && p.x < f.width && p.y < f.height) {
+        const int b = job.search.block_size;
+        const compensation::Vector4 mv =
+            compensation::block_vector(job.keys, job.records, (p.y / b) * job.search.blocks_x + p.x / b);
+        const int predicted = compensation::bilinear_sample(f, job.search.reference, p.x, p.y, mv);
+        const int current = job.search.current[static_cast<std::ptrdiff_t>(p.y) * f.pitch + p.x];
+        job.prediction[static_cast<std::ptrdiff_t>(p.y) * f.width + p.x] =
+            static_cast<std::uint8_t>(predicted);
+        job.residual[element] = static_cast<std::int16_t>(current - predicted);
+        magnitude = static_cast<unsigned long long>(abs(current - predicted));
+    }
+    cta_add(magnitude, &figures_of_cta(job).residual_abs_sum);
+}
+
+template <int B>
+__global__ void __launch_bounds__(32 * kWarps) predict_h264_kernel(CompensationJob job) {
+    __shared__ qpel::Scratch<B> scratch[kWarps];
+    const int block = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
+    const SearchJob& s = job.search;
+    const FrameLayout& f = s.layout;
+    unsigned long long magnitude = 0;
+    if (block < s.blocks_x * s.blocks_y) {  // whole warps: each stays converged
+        const int x = (block % s.blocks_x) * B;
+        const int y = (block / s.blocks_x) * B;
+        qpel::DeviceWarp warp;
+        compensation::predict_block_h264<B>(
+            warp, scratch[threadIdx.x / 32], s, x, y,
+            compensation::block_vector(job.keys, job.records, block),
+            [&](int px, int py, std::uint32_t samples) {
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    if (px + k >= f.width || py >= f.height) continue;  // cropped to W x H
+                    const int predicted = static_cast<int>((samples >> (8 * k)) & 0xFFu);
+                    const int current = s.current[static_cast<std::ptrdiff_t>(py) * f.pitch + px + k];
+                    job.prediction[static_cast<std::ptrdiff_t>(py) * f.width + px + k] =
+                        static_cast<std::uint8_t>(predicted);
+                    job.residual[compensation::tile_element(px + k, py, job.tiles_x)] =
+                        static_cast<std::int16_t>(current - predicted);
+                    magnitude += static_cast<unsigned long long>(abs(current - predicted));
+                }
+            });
+    }
+    cta_add(magnitude, &figures_of_cta(job).residual_abs_sum);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    quantise_kernel(CompensationJob job, const std::int16_t* __restrict__ coefficients,
+                    std::int16_t* __restrict__ dequantised, int step) {
+    const int element = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+    const compensation::TilePosition p = compensation::tile_position(element, job.tiles_x);
+    unsigned long long energy = 0;
+    unsigned long long zeros = 0;
+    if (element < element_count(job)) {
+        int restored = 0;  // cropped coefficients: the inverse reads zeros
+        if (p.x < job.search.layout.width && p.y < job.search.layout.height) {
+            const int coefficient = coefficients[element];
+            energy = static_cast<unsigned long long>(coefficient * coefficient);
+            restored = compensation::quantise_dequantise(coefficient, step);
+            zeros = restored == 0 ? 1 : 0;
+        }
+        dequantised[element] = static_cast<std::int16_t>(restored);
+    }
+    cta_add(energy, &figures_of_cta(job).coefficient_energy);
+    cta_add(zeros, &figures_of_cta(job).zero_coefficients);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    reconstruct_kernel(CompensationJob job, const std::int16_t* __restrict__ restored) {
+    const int element = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+    const FrameLayout& f = job.search.layout;
+    const compensation::TilePosition p = compensation::tile_position(element, job.tiles_x);
+    unsigned long long squared = 0;
+    if (element < element_count(job) && p.x < f.width && p.y < f.height) {
+        const int predicted = job.prediction[static_cast<std::ptrdiff_t>(p.y) * f.width + p.x];
+        const int sample = min(max(predicted + restored[element], 0), 255);
+        const int difference = sample - job.search.current[static_cast<std::ptrdiff_t>(p.y) * f.pitch + p.x];
+        squared = static_cast<unsigned long long>(difference * difference);
+    }
+    cta_add(squared, &figures_of_cta(job).reconstruction_sse);
+}
+
+unsigned element_grid(const CompensationJob& job) {
+    return static_cast<unsigned>((job.tiles_x * job.tiles_y * 64 + kThreads - 1) / kThreads);
+}
+
+}  // namespace
+
+cudaError_t launch_predict_residual(const CompensationJob& job, cudaStream_t stream) {
+    if (job.tiles_x == 0 || job.tiles_y == 0) return cudaSuccess;
+    if (!job.h264) {
+        predict_bilinear_kernel<<<element_grid(job), kThreads, 0, stream>>>(job);
+        return cudaGetLastError();
+    }
+    const int blocks = job.search.blocks_x * job.search.blocks_y;
+    const unsigned grid = static_cast<unsigned>((blocks + kWarps - 1) / kWarps);
+    switch (job.search.block_size) {
+        case 4:
+            predict_h264_kernel<4><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        case 8:
+            predict_h264_kernel<8><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        case 16:
+            predict_h264_kernel<16><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        case 32:
+            predict_h264_kernel<32><<<grid, 32 * kWarps, 0, stream>>>(job);
+            break;
+        default:
+            return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t launch_quantise(const CompensationJob& job, const std::int16_t* coefficients,
+                            std::int16_t* dequantised, int quantiser_step, cudaStream_t stream) {
+    if (job.tiles_x == 0 || job.tiles_y == 0) return cudaSuccess;
+    quantise_kernel<<<element_grid(job), kThreads, 0, stream>>>(job, coefficients, dequantised,
+                                                                quantiser_step);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_reconstruct(const CompensationJob& job, const std::int16_t* restored,
+                               cudaStream_t stream) {
+    if (job.tiles_x == 0 || job.tiles_y == 0) return cudaSuccess;
+    reconstruct_kernel<<<element_grid(job), kThreads, 0, stream>>>(job, restored);
+    return cudaGetLastError();
+}
+
+}  // namespace xme::cuda

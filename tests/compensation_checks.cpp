@@ -1,0 +1,85 @@
+#include "compensation_checks.hpp"
+
+#include <cstring>
+
+namespace xme::test {
+namespace {
+
+std::string plane_difference(const char* what, const Plane& expected_plane, const Plane& actual_plane) {
+    const PlaneView expected = expected_plane.view();
+    const PlaneView actual = actual_plane.view();
+    if (expected.width != actual.width || expected.height != actual.height) {
+        return std::string(what) + " is " + std::to_string(actual.width) + "x" +
+               std::to_string(actual.height) + ", expected " + std::to_string(expected.width) + "x" +
+               std::to_string(expected.height);
+    }
+    for (int y = 0; y < expected.height; ++y) {
+        for (int x = 0; x < expected.width; ++x) {
+            if (expected.at(x, y) != actual.at(x, y)) {
+                return std::string(what) + " differs at (" + std::to_string(x) + "," + std::to_string(y) +
+                       "): " + std::to_string(actual.at(x, y)) + ", expected " +
+                       std::to_string(expected.at(x, y));
+            }
+        }
+    }
+    return {};
+}
+
+std::string plane_difference(const char* what, const Int16Plane& expected, const Int16Plane& actual) {
+    if (expected.width != actual.width || expected.height != actual.height) {
+        return std::string(what) + " is " + std::to_string(actual.width) + "x" +
+               std::to_string(actual.height) + ", expected " + std::to_string(expected.width) + "x" +
+               std::to_string(expected.height);
+    }
+    for (int y = 0; y < expected.height; ++y) {
+        for (int x = 0; x < expected.width; ++x) {
+            if (expected.at(x, y) != actual.at(x, y)) {
+                return std::string(what) + " differs at (" + std::to_string(x) + "," + std::to_string(y) +
+                       "): " + std::to_string(actual.at(x, y)) + ", expected " +
+                       std::to_string(expected.at(x, y));
+            }
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string compensation_difference(const CompensatedFrame& expected, const CompensatedFrame& actual) {
+    if (auto d = plane_difference("the prediction", expected.prediction, actual.prediction); !d.empty())
+        return d;
+    if (auto d = plane_difference("the residual", expected.residual, actual.residual); !d.empty()) return d;
+    if (expected.residual_abs_sum != actual.residual_abs_sum) {
+        return "residual_abs_sum " + std::to_string(actual.residual_abs_sum) + ", expected " +
+               std::to_string(expected.residual_abs_sum);
+    }
+    if (expected.coefficients.has_value() != actual.coefficients.has_value())
+        return "coefficients present on one side only";
+    if (expected.coefficients) {
+        if (auto d = plane_difference("the coefficients", *expected.coefficients, *actual.coefficients);
+            !d.empty())
+            return d;
+    }
+    if (expected.transform.has_value() != actual.transform.has_value())
+        return "transform figures on one side only";
+    if (expected.transform) {
+        const TransformFigures& e = *expected.transform;
+        const TransformFigures& a = *actual.transform;
+        if (e.coefficient_energy != a.coefficient_energy) {
+            return "coefficient energy " + std::to_string(a.coefficient_energy) + ", expected " +
+                   std::to_string(e.coefficient_energy);
+        }
+        // Bit for bit: both are the same formula of the same integers.
+        if (std::memcmp(&e.zero_fraction, &a.zero_fraction, sizeof(double)) != 0) {
+            return "zero fraction " + std::to_string(a.zero_fraction) + ", expected " +
+                   std::to_string(e.zero_fraction);
+        }
+        if (std::memcmp(&e.reconstruction_psnr_db, &a.reconstruction_psnr_db, sizeof(double)) != 0) {
+            return "reconstruction PSNR " + std::to_string(a.reconstruction_psnr_db) + ", expected " +
+                   std::to_string(e.reconstruction_psnr_db);
+        }
+    }
+    return {};
+}
+
+}  // namespace xme::test
