@@ -36,6 +36,10 @@ estimate_both() {  # estimate_both NAME ARGS...
     echo "$name: fields, prediction, residual, coefficients and figures identical ($(figures "$d/cpu.json" | wc -l) figures)"
 }
 
+# `step` runs its command under timeout(1), which runs programs, not shell functions: export them.
+export -f figures estimate_both
+export xme clip OUT
+
 if [ "$mode" = correctness ]; then
     [ -x "$B/backends/cuda/xme_cuda_compensation_emulation" ] &&
         step emulation 120 "$B/backends/cuda/xme_cuda_compensation_emulation"
@@ -45,10 +49,13 @@ if [ "$mode" = correctness ]; then
         XME_TEST_VARIANTS=fast "$tests" --test-suite=conformance -tc="compensation*"
     step racecheck_compensation 300 compute-sanitizer --tool racecheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
         XME_TEST_VARIANTS=fast "$tests" --test-suite=conformance -tc="compensation*"
-    TAIL=4 step estimate_loeffler_hpel 200 estimate_both loeffler_hpel --algo fs+hpel --transform loeffler
-    TAIL=4 step estimate_matrix_ehds_qpel 200 estimate_both matrix_ehds_qpel --algo ehds+qpel --lambda 4 \
+    TAIL=4 step estimate_loeffler_hpel 200 bash -c 'estimate_both "$@"' _ loeffler_hpel --algo fs+hpel --transform loeffler
+    TAIL=4 step estimate_matrix_ehds_qpel 200 bash -c 'estimate_both "$@"' _ matrix_ehds_qpel --algo ehds+qpel --lambda 4 \
         --transform matrix --qstep 10
-    TAIL=4 step estimate_ehds_integer 200 estimate_both loeffler_ehds --algo ehds --transform loeffler --block 8
+    TAIL=4 step estimate_ehds_integer 200 bash -c 'estimate_both "$@"' _ loeffler_ehds --algo ehds --transform loeffler --block 8
+    # The rate chain without refinement keeps keys, not records: compensation asks for the records.
+    TAIL=4 step estimate_fs_temporal 200 bash -c 'estimate_both "$@"' _ fs_temporal --algo fs --qp 28 \
+        --predictor temporal --transform loeffler
 else
     for transform in loeffler matrix; do
         TAIL=8 step "pipeline_uhd_$transform" 300 "$xme" bench --backends cuda:0 --variants fast --sizes 3840x2160 \
