@@ -19,7 +19,9 @@
 namespace xme::cuda::p41 {
 
 inline constexpr int kPartitions = 41;
-inline constexpr int kChunk = 4;  // candidate rows per unit of the fast variant (sums: 4 x 16 registers)
+// Candidate rows per unit of the fast variant: 2 x 16 sum registers (168 per thread, 3 CTAs per SM);
+// 4 rows took 222 registers (2 CTAs) and ran 6% slower on the H100 (docs/cuda-notes.md).
+inline constexpr int kChunk = 2;
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 
 // The session's tables on the device (partition_tables.hpp), and this pair's predictors.
