@@ -15,10 +15,12 @@ namespace xme::test::cli {
 namespace fs = std::filesystem;
 
 Run run_xme(const std::string& arguments, const std::string& environment) {
-    const std::string command =
-        environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments + " 2>&1";
+    return run_command(environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments);
+}
+
+Run run_command(const std::string& command) {
     Run run;
-    FILE* pipe = popen(command.c_str(), "r");
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
     REQUIRE(pipe != nullptr);
     char buffer[4096];
     while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;

@@ -12,6 +12,8 @@ struct Run {
     std::string output;  // stdout and stderr together
 };
 
+// Runs a shell command line, its standard error joined to its output.
+[[nodiscard]] Run run_command(const std::string& command);
 // Runs `xme ARGUMENTS` (with `environment` as "NAME=value ..." prefixed to the command line).
 [[nodiscard]] Run run_xme(const std::string& arguments, const std::string& environment = "");
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);

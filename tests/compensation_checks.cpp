@@ -5,9 +5,9 @@
 namespace xme::test {
 namespace {
 
-std::string plane_difference(const char* what, const Plane& expected_plane, const Plane& actual_plane) {
-    const PlaneView expected = expected_plane.view();
-    const PlaneView actual = actual_plane.view();
+// The first sample where two planes (a PlaneView or an Int16Plane: width, height, at(x, y)) differ.
+template <class Samples>
+std::string samples_difference(const char* what, const Samples& expected, const Samples& actual) {
     if (expected.width != actual.width || expected.height != actual.height) {
         return std::string(what) + " is " + std::to_string(actual.width) + "x" +
                std::to_string(actual.height) + ", expected " + std::to_string(expected.width) + "x" +
@@ -25,22 +25,12 @@ std::string plane_difference(const char* what, const Plane& expected_plane, cons
     return {};
 }
 
+std::string plane_difference(const char* what, const Plane& expected, const Plane& actual) {
+    return samples_difference(what, expected.view(), actual.view());
+}
+
 std::string plane_difference(const char* what, const Int16Plane& expected, const Int16Plane& actual) {
-    if (expected.width != actual.width || expected.height != actual.height) {
-        return std::string(what) + " is " + std::to_string(actual.width) + "x" +
-               std::to_string(actual.height) + ", expected " + std::to_string(expected.width) + "x" +
-               std::to_string(expected.height);
-    }
-    for (int y = 0; y < expected.height; ++y) {
-        for (int x = 0; x < expected.width; ++x) {
-            if (expected.at(x, y) != actual.at(x, y)) {
-                return std::string(what) + " differs at (" + std::to_string(x) + "," + std::to_string(y) +
-                       "): " + std::to_string(actual.at(x, y)) + ", expected " +
-                       std::to_string(expected.at(x, y));
-            }
-        }
-    }
-    return {};
+    return samples_difference(what, expected, actual);
 }
 
 }  // namespace

@@ -20,14 +20,7 @@ namespace fs = std::filesystem;
 
 #ifdef XME_CODECVIEW_MVS_BINARY
 Run run_codecview(const std::string& arguments) {
-    Run run;
-    FILE* pipe = popen((std::string(XME_CODECVIEW_MVS_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
-    const int status = pclose(pipe);
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+    return run_command(std::string(XME_CODECVIEW_MVS_BINARY) + " " + arguments);
 }
 #endif
 

@@ -11,29 +11,8 @@
 
 namespace xme::cuda::walk {
 
-// sum of |a_i - b_i| over the 4 bytes, plus c: one VABSDIFF4 on the device.
-XME_QPEL_HD std::uint32_t absdiff4(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-#if defined(__CUDA_ARCH__)
-    std::uint32_t d;
-    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    for (int i = 0; i < 4; ++i) {
-        const int x = static_cast<int>((a >> (8 * i)) & 0xFFu);
-        const int y = static_cast<int>((b >> (8 * i)) & 0xFFu);
-        c += static_cast<std::uint32_t>(x > y ? x - y : y - x);
-    }
-    return c;
-#endif
-}
-
-XME_QPEL_HD std::uint32_t read_only(const std::uint32_t* p) {
-#if defined(__CUDA_ARCH__)
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
+using qpel::absdiff4;
+using qpel::read_only;
 
 // Sums v over each group of `lanes` lanes (a power of two, groups aligned): every lane gets its group's.
 template <class Warp>

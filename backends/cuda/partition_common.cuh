@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels.hpp"
+#include "qpel_arith.cuh"
 
 #define XME_P41_HD __host__ __device__ __forceinline__
 #if defined(__CUDA_ARCH__)
@@ -82,29 +83,8 @@ struct PartitionRecord {
     std::uint64_t cost;
 };
 
-XME_P41_HD std::uint32_t load(const std::uint32_t* p) {
-#if defined(__CUDA_ARCH__)
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-
-// c + sum over the 4 bytes of |a - b|: one vabsdiff4 on the device.
-XME_P41_HD std::uint32_t sad4(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-#if defined(__CUDA_ARCH__)
-    std::uint32_t d;
-    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    for (int i = 0; i < 4; ++i) {
-        const int x = static_cast<int>((a >> (8 * i)) & 0xFFu);
-        const int y = static_cast<int>((b >> (8 * i)) & 0xFFu);
-        c += static_cast<std::uint32_t>(x > y ? x - y : y - x);
-    }
-    return c;
-#endif
-}
+using qpel::absdiff4;
+using qpel::read_only;
 
 XME_P41_HD std::uint32_t min_key(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
 

@@ -44,7 +44,7 @@ XME_P41_HD MotionRecord partition_record(const SearchJob& job, const Tables& t, 
     const Predicted p = predicted(t, mb);
     const Box w = macroblock_window(job, x, y, p.cx, p.cy);
     if (empty(w)) return {0, 0, key >> t.rank_bits, 1};  // the zero vector, evaluated alone (zero_vector)
-    const std::uint32_t offset = load(p.offsets + (key & ((1u << t.rank_bits) - 1u)));
+    const std::uint32_t offset = read_only(p.offsets + (key & ((1u << t.rank_bits) - 1u)));
     const int dx = static_cast<int>(offset & 0xFFFFu) - t.radius + p.qx;
     const int dy = static_cast<int>(offset >> 16) - t.radius + p.qy;
     return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy), key >> t.rank_bits,

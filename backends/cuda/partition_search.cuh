@@ -63,8 +63,8 @@ XME_P41_HD void zero_vector(const SearchJob& job, const Tables& t, int x, int y,
     std::uint32_t g[16] = {};
     for (int j = 0; j < 16; ++j) {
         for (int v = 0; v < 4; ++v)
-            g[(j >> 2) * 4 + v] =
-                sad4(load(c + j * (pitch / 4) + v), load(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
+            g[(j >> 2) * 4 + v] = absdiff4(read_only(c + j * (pitch / 4) + v),
+                                           read_only(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
     }
     const std::uint32_t rate = static_cast<std::uint32_t>(t.lambda) * (se_length(-p.px) + se_length(-p.py));
     update_bests(best, g, 1u << t.rank_bits, rate << t.rank_bits);
@@ -89,7 +89,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
     XME_P41_UNROLL
     for (int j = 0; j < 16; ++j) {
         XME_P41_UNROLL
-        for (int v = 0; v < 4; ++v) current[j][v] = load(c + j * (pitch / 4) + v);
+        for (int v = 0; v < 4; ++v) current[j][v] = read_only(c + j * (pitch / 4) + v);
     }
     const std::uint32_t scale = 1u << t.rank_bits;
     if (kCentred && empty(w)) {
@@ -117,15 +117,16 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
             std::uint32_t ref[4];
             XME_P41_UNROLL
             for (int v = 0; v < 4; ++v)
-                ref[v] = load(job.reference_words + reference_row<kCentred>(job, y + dy0 + row) * pitch +
-                              word_columns[v]);
+                ref[v] = read_only(job.reference_words + reference_row<kCentred>(job, y + dy0 + row) * pitch +
+                                   word_columns[v]);
             XME_P41_UNROLL
             for (int k = 0; k < kChunk; ++k) {
                 const int j = row - k;  // the macroblock row that reference row `row` meets for dy0 + k
                 if (j >= 0 && j < 16) {
                     XME_P41_UNROLL
                     for (int v = 0; v < 4; ++v)
-                        sums[k][(j >> 2) * 4 + v] = sad4(current[j][v], ref[v], sums[k][(j >> 2) * 4 + v]);
+                        sums[k][(j >> 2) * 4 + v] =
+                            absdiff4(current[j][v], ref[v], sums[k][(j >> 2) * 4 + v]);
                 }
             }
         }
@@ -134,7 +135,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
             const int dy = dy0 + k;
             if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
             update_bests(best, sums[k], scale,
-                         load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
+                         read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
         }
     }
 }
@@ -170,13 +171,14 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
         for (int j = 0; j < 16; ++j) {
             XME_P41_UNROLL
             for (int v = 0; v < 4; ++v)
-                g[(j >> 2) * 4 + v] =
-                    sad4(load(c + j * (pitch / 4) + v),
-                         load(job.reference_words + reference_row<kCentred>(job, y + dy + j) * pitch +
+                g[(j >> 2) * 4 + v] = absdiff4(
+                    read_only(c + j * (pitch / 4) + v),
+                    read_only(job.reference_words + reference_row<kCentred>(job, y + dy + j) * pitch +
                               reference_column<kCentred>(job, x + dx + 4 * v)),
-                         g[(j >> 2) * 4 + v]);
+                    g[(j >> 2) * 4 + v]);
         }
-        update_bests(best, g, scale, load(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
+        update_bests(best, g, scale,
+                     read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
     }
 }
 
