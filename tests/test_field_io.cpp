@@ -35,8 +35,8 @@ xme::MotionField random_field(int blocks_x, int blocks_y, int block_size, xme::C
     std::uniform_int_distribution<std::uint32_t> cost(0, 4 * 255 * 32 * 32);
     std::uniform_int_distribution<std::uint32_t> candidates(1, 65 * 65);
     for (int i = 0; i < blocks_x * blocks_y; ++i) {
-        field.blocks.push_back(
-            {static_cast<std::int16_t>(mv(rng)), static_cast<std::int16_t>(mv(rng)), cost(rng), candidates(rng)});
+        field.blocks.push_back({static_cast<std::int16_t>(mv(rng)), static_cast<std::int16_t>(mv(rng)),
+                                cost(rng), candidates(rng)});
     }
     return field;
 }
@@ -54,7 +54,8 @@ std::vector<std::string> expected_values(std::int64_t frame_index, const xme::Mo
                   std::int64_t{field.cost_scale()}}) {
                 values.push_back(std::to_string(v));
             }
-            values.push_back(csv ? xme::to_string(field.cost_kind) : std::to_string(xme::cost_kind_code(field.cost_kind)));
+            values.push_back(csv ? xme::to_string(field.cost_kind)
+                                 : std::to_string(xme::cost_kind_code(field.cost_kind)));
             values.push_back(std::to_string(b.candidates));
         }
     }
@@ -115,7 +116,7 @@ LimitedWrite write_with_size_limit(const std::string& path, const std::vector<xm
             error = std::to_string(e.exit_code()) + " " + e.what();
         }
         const std::string report = std::to_string(frames) + "\n" + error;
-        static_cast<void>(write(channel[1], report.data(), report.size()));
+        if (write(channel[1], report.data(), report.size()) < 0) _exit(1);
         _exit(0);
     }
     close(channel[1]);
@@ -140,7 +141,8 @@ TEST_CASE("a write that fails mid-file (full disk, size limit) leaves whole fram
     SEEDED_RNG(rng, "io/size limit");
     TempDir dir;
     std::vector<xme::MotionField> fields;
-    for (int i = 0; i < 12; ++i) fields.push_back(random_field(7, 5, 16, {xme::Distortion::cost4, false}, rng));
+    for (int i = 0; i < 12; ++i)
+        fields.push_back(random_field(7, 5, 16, {xme::Distortion::cost4, false}, rng));
     const rlim_t limit = std::uniform_int_distribution<rlim_t>(600, 3000)(rng);
     INFO("file size limit ", limit);
 
@@ -186,7 +188,8 @@ TEST_CASE("CSV field file: header, then one row per block, complete after every 
     std::string expected = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
     CHECK(read_file(path) == expected);
     for (std::int64_t frame_index : {1, 7}) {
-        const xme::MotionField field = random_field(3, 2, 16, {xme::Distortion::cost4, frame_index == 7}, rng);
+        const xme::MotionField field =
+            random_field(3, 2, 16, {xme::Distortion::cost4, frame_index == 7}, rng);
         writer->write(frame_index, field);
         expected += join(expected_values(frame_index, field, true), 9, ',');
         CHECK(read_file(path) == expected);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -83,7 +84,9 @@ bool run_warp(Body& body) {
     static WarpScheduler* scheduler;
     static Body* current;
     static int starting;
-    WarpScheduler s;
+    // On the heap: a static pointer to a local is what GCC 13's -Wdangling-pointer warns of.
+    const auto owned = std::make_unique<WarpScheduler>();
+    WarpScheduler& s = *owned;
     scheduler = &s;
     current = &body;
     for (std::size_t lane = 0; lane < 32; ++lane) {

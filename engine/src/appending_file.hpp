@@ -53,7 +53,8 @@ protected:
         // Keep only whole frames; on a full disk, cutting the file frees space rather than needing it.
         if (!failing_) {
             failing_ = true;
-            static_cast<void>(::ftruncate(fd_, whole_size_));
+            if (::ftruncate(fd_, whole_size_) != 0) {  // best effort: the write's error is what we report
+            }
             pending_ = 0;
             rollback();
             failing_ = false;
