@@ -68,6 +68,10 @@ std::size_t round_up_bytes(std::size_t n, std::size_t multiple) {
     return (n + multiple - 1) / multiple * multiple;
 }
 
+// Where a rate-term search leaves its result: MotionRecords, or the fast kernel's keys (rate_fast.hpp),
+// which the host decodes and the next temporal predictor reads as they are.
+enum class RateResult { records, keys };
+
 class CudaSession final : public MotionSession {
 public:
     explicit CudaSession(const SessionConfig& config)
@@ -202,7 +206,7 @@ private:
         MotionRecord* records_host = nullptr;
         MotionRecord* previous = nullptr;  // rate term: the previous pair's records from the host
         MotionRecord* previous_host = nullptr;
-        bool rate_keys_out = false;  // the rate term's result is the fast kernel's keys, not records
+        bool rate_keys_out = false;  // search_with_rate left RateResult::keys, not records
         Event uploaded, computed, done, start, stop;
     };
     struct Entry {
@@ -302,7 +306,7 @@ private:
         } else if (rate_) {
             job.records = s.records;
             job.rate = rate_term(pair, s, site);
-            s.rate_keys_out = !search_with_rate(job, key_bytes, site);
+            s.rate_keys_out = search_with_rate(job, key_bytes, site) == RateResult::keys;
         } else {
             search(job, key_bytes, site);
         }
@@ -415,7 +419,7 @@ private:
     // The rate-constrained chains (rate_fast.hpp says which kernel takes which). Returns whether the
     // result is in job.records; else it is the fast kernel's keys (no refinement), which the host decodes
     // and the next pair's temporal predictor reads: a keys-to-records launch less per pair (3 µs, H100).
-    bool search_with_rate(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
+    RateResult search_with_rate(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
         const bool half_pel = params_.subpel == Subpel::hpel;
         const Refinement refinement = half_pel                         ? Refinement::half
                                       : params_.subpel == Subpel::qpel ? Refinement::quarter
@@ -429,14 +433,14 @@ private:
         if (params_.search != SearchMethod::full) {
             check_launch(launch_fast_search(job, fast_search_of(params_.search), refinement, compute_.get()),
                          "fast_search_kernel<<<>>>", site);
-            return true;
+            return RateResult::records;
         }
         const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
                           fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
         if (!fast) {
             check_launch(launch_search_block(job, refinement, compute_.get()), "search_block_kernel<<<>>>",
                          site);
-            return true;
+            return RateResult::records;
         }
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
         if (refinement == Refinement::quarter && params_.lambda == 0 &&
@@ -446,23 +450,23 @@ private:
             check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
             check_launch(launch_qpel_refine_plain_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>",
                          site);
-            return true;
+            return RateResult::records;
         }
         check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
         if (refinement == Refinement::quarter) {  // reads the keys itself: no records kernel
             check_launch(launch_qpel_refine_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
-            return true;
+            return RateResult::records;
         }
         // Keys alone serve the host and the next temporal predictor; compensation reads records.
-        if (!half_pel && !compensation_) return false;
+        if (!half_pel && !compensation_) return RateResult::keys;
         check_launch(launch_rate_records(job, compute_.get()), "rate_records_kernel<<<>>>", site);
-        if (!half_pel) return true;
+        if (!half_pel) return RateResult::records;
         if (config_.variant == Variant::fast_texture) {
             check_launch(launch_hpel_texture(job, compute_.get()), "hpel_texture_kernel<<<>>>", site);
         } else {
             check_launch(launch_hpel_exact(job, compute_.get()), "hpel_exact_kernel<<<>>>", site);
         }
-        return true;
+        return RateResult::records;
     }
 
     static FastSearch fast_search_of(SearchMethod search) {
