@@ -70,7 +70,10 @@ class RandomFrames(FieldChecks):
         # Each frame the one before moved by a random vector, with noise: real motion to find.
         frames = [first]
         for _ in range(count - 1):
-            moved = numpy.roll(frames[-1], tuple(generator.integers(-3, 4, size=2)), axis=(0, 1))
+            shift = (0, 0)
+            while shift == (0, 0):  # (0, 0) came one time in 49, and then nothing moved
+                shift = tuple(int(v) for v in generator.integers(-3, 4, size=2))
+            moved = numpy.roll(frames[-1], shift, axis=(0, 1))
             noise = generator.integers(-4, 5, size=shape)
             frames.append(numpy.clip(moved.astype(int) + noise, 0, 255).astype(numpy.uint8))
         return frames
