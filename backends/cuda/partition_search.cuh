@@ -70,6 +70,29 @@ XME_P41_HD void zero_vector(const SearchJob& job, const Tables& t, int x, int y,
     update_bests(best, g, 1u << t.rank_bits, rate << t.rank_bits);
 }
 
+// What both designs' threads start from: the macroblock, its predictor and window, and its pixels.
+struct MacroblockSearch {
+    int x, y;
+    Predicted p;
+    Box w;
+    int r, side, pitch;
+    const std::uint32_t* current;  // the macroblock's first row, as words
+    std::uint32_t scale;           // 1 << rank_bits: J's place in a key
+};
+
+XME_P41_HD MacroblockSearch macroblock_search(const SearchJob& job, const Tables& t, int mb) {
+    MacroblockSearch m{};
+    macroblock_origin(job, mb, m.x, m.y);
+    m.p = predicted(t, mb);
+    m.w = macroblock_window(job, m.x, m.y, m.p.cx, m.p.cy);
+    m.r = job.range;
+    m.side = 2 * m.r + 1;
+    m.pitch = job.layout.pitch;
+    m.current = reinterpret_cast<const std::uint32_t*>(job.current + m.y * m.pitch + m.x);
+    m.scale = 1u << t.rank_bits;
+    return m;
+}
+
 // Variant fast: thread `thread` of `threads` takes units thread, thread + threads, ... of the
 // macroblock's side x ceil(side / kChunk) units (column-major within a chunk row, so that neighbouring
 // threads read neighbouring words).
@@ -77,21 +100,14 @@ template <bool kCentred = false>
 XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                   std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
-    int x, y;
-    macroblock_origin(job, mb, x, y);
-    const Predicted p = predicted(t, mb);
-    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
-    const int r = job.range;
-    const int side = 2 * r + 1;
-    const int pitch = job.layout.pitch;
+    const MacroblockSearch m = macroblock_search(job, t, mb);
+    const auto& [x, y, p, w, r, side, pitch, c, scale] = m;
     std::uint32_t current[16][4];
-    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
     XME_P41_UNROLL
     for (int j = 0; j < 16; ++j) {
         XME_P41_UNROLL
         for (int v = 0; v < 4; ++v) current[j][v] = read_only(c + j * (pitch / 4) + v);
     }
-    const std::uint32_t scale = 1u << t.rank_bits;
     if (kCentred && empty(w)) {
         if (thread == 0) zero_vector(job, t, x, y, p, best);
         return;
@@ -146,15 +162,8 @@ template <bool kCentred = false>
 XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
                                        std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
-    int x, y;
-    macroblock_origin(job, mb, x, y);
-    const Predicted p = predicted(t, mb);
-    const Box w = macroblock_window(job, x, y, p.cx, p.cy);
-    const int r = job.range;
-    const int side = 2 * r + 1;
-    const int pitch = job.layout.pitch;
-    const auto* c = reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x);
-    const std::uint32_t scale = 1u << t.rank_bits;
+    const MacroblockSearch m = macroblock_search(job, t, mb);
+    const auto& [x, y, p, w, r, side, pitch, c, scale] = m;
     if (kCentred && empty(w)) {
         if (thread == 0) zero_vector(job, t, x, y, p, best);
         return;
