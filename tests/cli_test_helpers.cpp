@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -16,6 +17,19 @@ namespace fs = std::filesystem;
 
 Run run_xme(const std::string& arguments, const std::string& environment) {
     return run_command(environment + (environment.empty() ? "" : " ") + XME_BINARY + " " + arguments);
+}
+
+SplitRun run_xme_split(const std::string& arguments, const fs::path& dir, const std::string& feed) {
+    const fs::path out = dir / "stdout.txt";
+    const fs::path err = dir / "stderr.txt";
+    const std::string command = (feed.empty() ? "" : feed + " | ") + XME_BINARY + " " + arguments + " > " +
+                                out.string() + " 2> " + err.string();
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
 }
 
 Run run_command(const std::string& command) {

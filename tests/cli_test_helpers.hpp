@@ -14,6 +14,18 @@ struct Run {
 
 // Runs a shell command line, its standard error joined to its output.
 [[nodiscard]] Run run_command(const std::string& command);
+
+// stdout and stderr apart, for the options that send data to stdout.
+struct SplitRun {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs `FEED | xme ARGUMENTS` (FEED empty: no pipe), its outputs kept in files under `dir`.
+[[nodiscard]] SplitRun run_xme_split(const std::string& arguments, const std::filesystem::path& dir,
+                                     const std::string& feed = "");
+[[nodiscard]] bool contains(const std::string& text, const std::string& part);
 // Runs `xme ARGUMENTS` (with `environment` as "NAME=value ..." prefixed to the command line).
 [[nodiscard]] Run run_xme(const std::string& arguments, const std::string& environment = "");
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);

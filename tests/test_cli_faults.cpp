@@ -13,10 +13,6 @@ namespace {
 using namespace xme::test::cli;
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 // The shell prefix that runs xme with files limited to `blocks` 512-byte blocks, SIGXFSZ ignored:
 // a write past the limit fails as it does on a full disk (dash's ulimit counts 512-byte blocks).
 std::string file_size_limit(int blocks) { return "ulimit -f " + std::to_string(blocks) + "; trap '' XFSZ;"; }

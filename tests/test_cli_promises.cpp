@@ -16,39 +16,22 @@
 #include "xme/version.hpp"
 #include "xme/video.hpp"
 
+using xme::test::cli::contains;
 using xme::test::cli::lines_of;
 using xme::test::cli::read_file;
 using xme::test::cli::real_clip;
 using xme::test::cli::real_clip_missing;
 using xme::test::cli::Run;
 using xme::test::cli::run_xme;
+using xme::test::cli::run_xme_split;
 using xme::test::cli::scratch_dir;
+using xme::test::cli::SplitRun;
 namespace fs = std::filesystem;
 
 namespace {
 
-// stdout and stderr apart, for the options that send data to stdout.
-struct SplitRun {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-SplitRun run_xme_split(const std::string& arguments, const fs::path& dir) {
-    const fs::path out = dir / "stdout.txt";
-    const fs::path err = dir / "stderr.txt";
-    const std::string command =
-        std::string(XME_BINARY) + " " + arguments + " > " + out.string() + " 2> " + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
-}
-
 bool have_program(const std::string& check) {
     return std::system((check + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 // Frames of moving random texture (pairs 1 and 3 move by a random vector), as an 8-bit Y4M.

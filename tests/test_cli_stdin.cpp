@@ -13,33 +13,21 @@
 #include "test_support.hpp"
 #include "xme/video.hpp"
 
+using xme::test::cli::contains;
 using xme::test::cli::lines_of;
 using xme::test::cli::read_file;
 using xme::test::cli::real_clip;
+using xme::test::cli::run_xme_split;
 using xme::test::cli::scratch_dir;
+using xme::test::cli::SplitRun;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct PipedRun {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-// Runs `FEED | xme ARGUMENTS` through the shell (FEED empty: no pipe, as for `< FILE`), stdout and
-// stderr apart: with -o - the vectors share stdout with nothing else.
-PipedRun run_piped(const std::string& feed, const std::string& arguments, const fs::path& dir) {
-    const fs::path out = dir / "stdout.txt";
-    const fs::path err = dir / "stderr.txt";
-    const std::string command = (feed.empty() ? "" : feed + " | ") + XME_BINARY + " " + arguments + " > " +
-                                out.string() + " 2> " + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
+// `FEED | xme ARGUMENTS` (FEED empty: no pipe, as for `< FILE`), stdout and stderr apart: with -o -
+// the vectors share stdout with nothing else.
+SplitRun run_piped(const std::string& feed, const std::string& arguments, const fs::path& dir) {
+    return run_xme_split(arguments, dir, feed);
 }
 
 // The first `count` frames of the real clip as a Y4M file (the reader's own chroma: mono from
