@@ -18,6 +18,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "../ffmpeg_handles.hpp"
 #include "mvs_file.hpp"
 #include "xme/error.hpp"
 
@@ -25,50 +26,30 @@ namespace {
 
 using xme::Error;
 using xme::ErrorKind;
+namespace ffmpeg = xme::ffmpeg;
 
-// FFmpeg's objects, freed by their own functions.
-struct FreeFrame {
-    void operator()(AVFrame* f) const { av_frame_free(&f); }
-};
-struct FreePacket {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
-};
-struct FreeCodec {
-    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
-};
+// The input's and the filter graph's objects (the encoder's: ffmpeg_handles.hpp).
 struct CloseInput {
     void operator()(AVFormatContext* f) const { avformat_close_input(&f); }
 };
 struct FreeGraph {
     void operator()(AVFilterGraph* g) const { avfilter_graph_free(&g); }
 };
-struct CloseOutput {
-    void operator()(AVFormatContext* f) const {
-        if (!(f->oformat->flags & AVFMT_NOFILE)) avio_closep(&f->pb);
-        avformat_free_context(f);
-    }
-};
 struct FreeInOut {
     void operator()(AVFilterInOut* io) const { avfilter_inout_free(&io); }
 };
-using Frame = std::unique_ptr<AVFrame, FreeFrame>;
-using Packet = std::unique_ptr<AVPacket, FreePacket>;
-
-std::string av_message(int code) {
-    char text[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(code, text, sizeof text);
-    return text;
-}
+using Frame = ffmpeg::FramePtr;
+using Packet = ffmpeg::PacketPtr;
 
 // Throws Error(kind) with FFmpeg's reason when `code` is an error.
 int check(int code, ErrorKind kind, const std::string& what) {
-    if (code < 0) throw Error(kind, what + ": " + av_message(code));
+    if (code < 0) throw Error(kind, what + ": " + ffmpeg::error_text(code));
     return code;
 }
 
 struct Input {
     std::unique_ptr<AVFormatContext, CloseInput> format;
-    std::unique_ptr<AVCodecContext, FreeCodec> decoder;
+    ffmpeg::CodecPtr decoder;
     int stream = -1;
     AVRational frame_rate{25, 1};
 
@@ -92,9 +73,9 @@ struct Input {
 
 struct Output {
     std::string path;
-    std::unique_ptr<AVFormatContext, CloseOutput> owner;
+    ffmpeg::MuxerPtr owner;
     AVFormatContext* format = nullptr;
-    std::unique_ptr<AVCodecContext, FreeCodec> encoder;
+    ffmpeg::CodecPtr encoder;
     AVStream* stream = nullptr;
     AVPixelFormat pixel_format = AV_PIX_FMT_YUV420P;
 

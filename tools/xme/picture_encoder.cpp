@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../ffmpeg_handles.hpp"
 #include "output_files.hpp"
 #include "picture_output.hpp"
 #include "xme/error.hpp"
@@ -20,33 +21,14 @@ extern "C" {
 namespace xme::cli {
 namespace {
 
-struct CodecFree {
-    void operator()(AVCodecContext* context) const noexcept { avcodec_free_context(&context); }
-};
-struct FrameFree {
-    void operator()(AVFrame* frame) const noexcept { av_frame_free(&frame); }
-};
-struct PacketFree {
-    void operator()(AVPacket* packet) const noexcept { av_packet_free(&packet); }
-};
+using ffmpeg::FramePtr;
+using ffmpeg::PacketPtr;
+using Codec = ffmpeg::CodecPtr;
+using ffmpeg::error_text;
+
 struct ScalerFree {
     void operator()(SwsContext* scaler) const noexcept { sws_freeContext(scaler); }
 };
-struct MuxerFree {
-    void operator()(AVFormatContext* context) const noexcept {
-        if (context->pb) avio_closep(&context->pb);
-        avformat_free_context(context);
-    }
-};
-using Codec = std::unique_ptr<AVCodecContext, CodecFree>;
-using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
-using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
-
-std::string av_error_text(int code) {
-    char text[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(code, text, sizeof text);
-    return text;
-}
 
 template <typename T>
 T* allocated(T* pointer) {
@@ -88,7 +70,7 @@ public:
         codec_->pix_fmt = AV_PIX_FMT_RGB24;
         codec_->time_base = {1, 25};
         if (const int code = avcodec_open2(codec_.get(), png, nullptr); code < 0)
-            throw Error(ErrorKind::unsupported, "cannot open FFmpeg's PNG encoder: " + av_error_text(code));
+            throw Error(ErrorKind::unsupported, "cannot open FFmpeg's PNG encoder: " + error_text(code));
         frame_ = make_av_frame(AV_PIX_FMT_RGB24, width, height);
         packet_.reset(allocated(av_packet_alloc()));
     }
@@ -108,7 +90,7 @@ public:
         }
         if (code != AVERROR(EAGAIN) && code != AVERROR_EOF)
             throw Error(ErrorKind::io, "cannot encode the picture of frame " + std::to_string(frame) +
-                                           " as PNG: " + av_error_text(code));
+                                           " as PNG: " + error_text(code));
         if (first_written_) {
             write_output_file(target_.file_for(frame), bytes, "the picture");
         } else {
@@ -159,13 +141,13 @@ public:
         if (muxer_->oformat->flags & AVFMT_GLOBALHEADER) codec_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
         if (const int code = avcodec_open2(codec_.get(), encoder, nullptr); code < 0)
             throw Error(ErrorKind::unsupported, "cannot open FFmpeg's " + std::string(encoder->name) +
-                                                    " encoder: " + av_error_text(code));
+                                                    " encoder: " + error_text(code));
         stream_ = allocated(avformat_new_stream(muxer_.get(), nullptr));
         stream_->time_base = codec_->time_base;
         stream_->avg_frame_rate = codec_->framerate;
         if (avcodec_parameters_from_context(stream_->codecpar, codec_.get()) < 0) throw std::bad_alloc();
         if (const int code = avio_open(&muxer_->pb, path_.c_str(), AVIO_FLAG_WRITE); code < 0)
-            throw Error(ErrorKind::io, "cannot write the video " + path_ + ": " + av_error_text(code));
+            throw Error(ErrorKind::io, "cannot write the video " + path_ + ": " + error_text(code));
         check_io(avformat_write_header(muxer_.get(), nullptr), "write its header");
         rgb_ = make_av_frame(AV_PIX_FMT_RGB24, codec_->width, codec_->height);
         encoded_ = make_av_frame(format, codec_->width, codec_->height);
@@ -242,14 +224,13 @@ private:
 
     void check_io(int code, const std::string& what) const {
         if (code < 0)
-            throw Error(ErrorKind::io,
-                        "cannot " + what + " of the video " + path_ + ": " + av_error_text(code));
+            throw Error(ErrorKind::io, "cannot " + what + " of the video " + path_ + ": " + error_text(code));
     }
 
     std::string path_;
     int width_;
     int height_;
-    std::unique_ptr<AVFormatContext, MuxerFree> muxer_;
+    ffmpeg::MuxerPtr muxer_;
     Codec codec_;
     AVStream* stream_ = nullptr;
     FramePtr rgb_;
