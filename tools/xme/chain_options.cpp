@@ -1,5 +1,7 @@
 #include "chain_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "xme/error.hpp"
 #include "xme/rate.hpp"
 

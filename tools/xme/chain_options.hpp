@@ -2,11 +2,16 @@
 // `compare` and `bench`: the chain (search and sub-pel refinement) and its rate term and predictor.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "xme/params.hpp"
+
+// Only the command files that register options need CLI11 itself: its header costs every file that
+// includes it seconds of compile time (its validators are objects built in each one).
+namespace CLI {
+class App;
+}
 
 namespace xme::cli {
 

@@ -1,5 +1,6 @@
 #include "job_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>

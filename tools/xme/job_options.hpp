@@ -1,7 +1,6 @@
 // The options `xme estimate` and `xme compare` share: input, parameters, devices, outputs.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <utility>
@@ -9,6 +8,12 @@
 
 #include "chain_options.hpp"
 #include "estimate_job.hpp"
+
+// Only the command files that register options need CLI11 itself: its header costs every file that
+// includes it seconds of compile time (its validators are objects built in each one).
+namespace CLI {
+class App;
+}
 
 namespace xme::cli {
 
