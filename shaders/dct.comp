@@ -19,7 +19,8 @@ layout(constant_id = 1) const int INVERSE = 0;   // 0: forward, 1: inverse
 layout(set = 0, binding = 0, std430) buffer Blocks { uvec4 rows[]; };
 
 layout(push_constant) uniform DctParams {
-    uint block_count;
+    uint block_count;  // blocks in the buffer
+    uint first_block;  // of this dispatch: a plane with more blocks than one dispatch's workgroups
 } params;
 
 const uint BLOCKS_PER_GROUP = 8;
@@ -161,7 +162,7 @@ uint pack_halves(float low, float high) { return (uint(int(low)) & 0xFFFFu) | (u
 void main() {
     const uint lane = gl_LocalInvocationID.x % 8;
     const uint local_block = gl_LocalInvocationID.x / 8;
-    const uint block = gl_WorkGroupID.x * BLOCKS_PER_GROUP + local_block;
+    const uint block = params.first_block + gl_WorkGroupID.x * BLOCKS_PER_GROUP + local_block;
     // Lanes past the last block compute on zeros and store nothing: every lane reaches the barriers.
     const bool in_range = block < params.block_count;
 

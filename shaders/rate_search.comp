@@ -67,8 +67,6 @@ bool key_less4(uvec4 a, uvec4 b) {
 
 ivec2 key_vector(uvec4 key) { return ivec2(int(key.w - BIAS), int(key.z - BIAS)); }
 
-ivec2 unpack_vector(uint word) { return ivec2(int(word << 16) >> 16, int(word) >> 16); }
-
 // The smallest of the workgroup's keys (and the sum of its counts) in keys[0] and counts[0].
 void reduce(uint lane) {
     for (uint stride = GROUP / 2; stride > 0; stride /= 2) {

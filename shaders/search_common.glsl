@@ -22,6 +22,8 @@ int key_half_y(uvec2 key) { return int((key.x >> 14) & 0x3FFFu) - KEY_COORDINATE
 uvec2 block_result(int quarter_x, int quarter_y, uint cost) {
     return uvec2((uint(quarter_x) & 0xFFFFu) | (uint(quarter_y) << 16), cost);
 }
+// Its vector, sign-extended.
+ivec2 unpack_vector(uint word) { return ivec2(int(word << 16) >> 16, int(word) >> 16); }
 
 // SPEC §1: the sample at (x, y) with edge replication, as an integer 0..255 (an R8_UNORM texel
 // fetch returns value/255; rounding recovers the value exactly).

@@ -79,6 +79,16 @@ struct RateSearchParams {
 
 struct DctParams {
     std::uint32_t block_count = 0;
+    std::uint32_t first_block = 0;
+};
+
+// predict_residual.comp, quantise.comp and reconstruct.comp (compensation_common.glsl).
+struct CompensationParams {
+    Int2 frame_size;
+    std::int32_t blocks_x = 0;
+    std::int32_t tiles_x = 0;
+    std::int32_t prediction_pitch = 0;
+    std::int32_t quantiser_step = 1;
 };
 
 // What a push-constant struct looks like, for the comparison with the reflected block.
@@ -148,7 +158,15 @@ struct PushConstantsOf<RateSearchParams> {
 template <>
 struct PushConstantsOf<DctParams> {
     using P = DctParams;
-    static constexpr std::array members{XME_MEMBER(P, block_count)};
+    static constexpr std::array members{XME_MEMBER(P, block_count), XME_MEMBER(P, first_block)};
+};
+
+template <>
+struct PushConstantsOf<CompensationParams> {
+    using P = CompensationParams;
+    static constexpr std::array members{XME_MEMBER(P, frame_size), XME_MEMBER(P, blocks_x),
+                                        XME_MEMBER(P, tiles_x), XME_MEMBER(P, prediction_pitch),
+                                        XME_MEMBER(P, quantiser_step)};
 };
 
 #undef XME_MEMBER

@@ -74,8 +74,10 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
             : rate_             ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
+    if (options.compensation)
+        compensation_ = std::make_unique<DeviceCompensation>(resources, *options.compensation, ring_size);
 
-    queries_per_submission_ = static_cast<std::uint32_t>(plan_->pass_names().size()) + 2;
+    queries_per_submission_ = static_cast<std::uint32_t>(pass_names().size()) + 2;
     pass_seconds_.assign(queries_per_submission_ - 1, 0.0);
     if (context.timestamp_period_ns() > 0) {
         auto query_info = vulkan_struct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
@@ -232,7 +234,8 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
     std::uint8_t guard[result_guard_bytes];
     fill_result_guard(guard);
     api.vkCmdUpdateBuffer(commands, results_.get(), result_bytes_, result_guard_bytes, guard);
-    // The passes bind the whole buffer: they come after the update.
+    if (compensation_) compensation_->record_clear(commands);
+    // The passes bind the whole buffer: they come after the update (and the compensation's clearing).
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -241,6 +244,7 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
     timestamp();
 
     plan_->record(commands, slots, timestamp);
+    if (compensation_) compensation_->record(commands, slots, timestamp);
 
     memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -251,6 +255,7 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
         const VkBufferCopy counts{0, results_.size(), candidates_.size()};
         api.vkCmdCopyBuffer(commands, candidates_.get(), submission.readback.get(), 1, &counts);
     }
+    if (compensation_) compensation_->record_readback(commands, index);
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     submission.commands.end(what);
@@ -306,6 +311,7 @@ void VulkanSession::finish_oldest() {
     } else {
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
     }
+    if (compensation_) result.compensation = compensation_->result(index);
     context_.check_validation("while computing " + what);
     finished_.push_back(std::move(result));
 }
@@ -321,11 +327,19 @@ PairResult VulkanSession::receive() {
     return result;
 }
 
+std::vector<std::string> VulkanSession::pass_names() const {
+    std::vector<std::string> names = plan_->pass_names();
+    if (compensation_) {
+        for (std::string& name : compensation_->pass_names()) names.push_back(std::move(name));
+    }
+    return names;
+}
+
 void VulkanSession::log_pass_times() const {
     if (pairs_done_ == 0 || queries_.get() == VK_NULL_HANDLE) return;
     std::string text =
         "upload " + std::to_string(pass_seconds_[0] * 1e3 / static_cast<double>(pairs_done_)) + " ms";
-    const auto names = plan_->pass_names();
+    const auto names = pass_names();
     for (std::size_t pass = 0; pass < names.size(); ++pass) {
         text += ", " + names[pass] + " " +
                 std::to_string(pass_seconds_[pass + 1] * 1e3 / static_cast<double>(pairs_done_)) + " ms";

@@ -1,7 +1,8 @@
 // A stream of frame pairs on one Vulkan device. Frames stay on the device: the last two are cached by
 // FramePair id, so frame i's current frame serves as frame i+1's reference without a second upload.
 // Asynchronous: submit() copies the planes into a staging buffer, records and submits a command
-// buffer with a fence; receive() waits for the oldest. GPU timestamps give device_seconds.
+// buffer with a fence; receive() waits for the oldest. GPU timestamps give device_seconds. With
+// SessionOptions::compensation, SPEC §12-§13 follow the search in the same command buffer.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "device_compensation.hpp"
 #include "search_plan.hpp"
 
 namespace xme::vulkan {
@@ -53,6 +55,7 @@ private:
     void record_previous_vectors(VkCommandBuffer commands, Submission& submission, const FramePair& pair);
     void finish_oldest();
     void log_pass_times() const;
+    [[nodiscard]] std::vector<std::string> pass_names() const;
 
     std::shared_ptr<Context> context_holder_;  // the device may be closed before its sessions
     Context& context_;
@@ -72,6 +75,7 @@ private:
     Buffer candidates_;  // rate_: 4 bytes per block
     Buffer previous_;    // temporal_: the previous pair's results, 8 bytes per block
     std::unique_ptr<SearchPlan> plan_;
+    std::unique_ptr<DeviceCompensation> compensation_;      // SessionOptions::compensation, when asked
     Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before ring_: outlives the commands using it
     std::uint32_t queries_per_submission_ = 0;
     std::vector<Submission> ring_;

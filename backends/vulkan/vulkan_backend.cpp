@@ -9,6 +9,7 @@
 
 #include "context.hpp"
 #include "dct_transform.hpp"
+#include "device_compensation.hpp"
 #include "filter_probe.hpp"
 #include "instance.hpp"
 #include "sad_peak.hpp"
@@ -71,6 +72,14 @@ public:
                            "reference (the scalar oracle: slow)");
     }
 
+    // SPEC §12-§13 after the search, in the same command buffer (device_compensation.hpp), for every
+    // chain and variant this device runs, where the frame's tile planes fit a storage buffer.
+    [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
+        Support support = supports(options);
+        if (!support.supported) return support;
+        return compensation_support(*context_, options);
+    }
+
     // SPEC §13, both variants (shaders/dct.comp).
     [[nodiscard]] Support supports_transform(TransformVariant /*variant*/) const override {
         return Support::yes();
@@ -96,7 +105,10 @@ public:
 
     [[nodiscard]] std::unique_ptr<MotionSession> open(const SessionOptions& options,
                                                       const SessionTuning& tuning) {
-        return std::make_unique<VulkanSession>(context_, options, checked_variant(info_, options), tuning);
+        // A compensation this device does not compute is left to open_compensating_session's host path.
+        SessionOptions own = options;
+        if (own.compensation && !supports_compensation(own).supported) own.compensation.reset();
+        return std::make_unique<VulkanSession>(context_, own, checked_variant(info_, own), tuning);
     }
 
 private:
