@@ -72,6 +72,17 @@ TEST_SUITE("cli") {
         }
         CHECK(mc > zero);  // compensating the motion predicts better than not moving
         CHECK(summary["timing"]["pairs"] == 3);
+        // Where the time went: every stage ran, and none took longer than the whole run.
+        const auto& stages = summary["timing"]["stages"];
+        const double wall = summary["timing"]["wall_seconds"].get<double>();
+        CHECK(stages["read_seconds"].get<double>() > 0);
+        CHECK(stages["read_seconds"].get<double>() <= wall);
+        CHECK(stages["deliver_seconds"].get<double>() > 0);
+        CHECK(stages["decode_seconds"].get<double>() + stages["convert_seconds"].get<double>() ==
+              doctest::Approx(stages["read_seconds"].get<double>()));
+        REQUIRE(stages["devices"].size() == 1);
+        CHECK(stages["devices"][0]["submit_seconds"].get<double>() > 0);
+        CHECK(stages["devices"][0]["submit_seconds"].get<double>() <= wall);
         // The run as one row: mean MC-PSNR, total cost, total rate bits, candidates per block.
         const auto& totals = summary["totals"];
         CHECK(totals["pairs"] == 3);

@@ -2,6 +2,7 @@
 // dropping chroma here avoids converting every pixel format to one of the planar layouts. Damage
 // the decoder conceals and a stream cut short are reported as notices, never passed over.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -126,6 +127,7 @@ public:
     std::vector<Notice> take_notices() override { return std::exchange(notices_, {}); }
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
+    [[nodiscard]] double convert_seconds() const override { return convert_seconds_; }
 
     std::optional<Frame> read_frame() override {
         while (!ended_) {
@@ -134,7 +136,10 @@ public:
                 if (decoded_->decode_error_flags != 0 || (decoded_->flags & AV_FRAME_FLAG_CORRUPT) != 0) {
                     note_damage(frame_name() + " was decoded with errors and its damage concealed");
                 }
+                const auto convert_start = std::chrono::steady_clock::now();
                 Frame frame = to_luma_frame();
+                convert_seconds_ +=
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - convert_start).count();
                 av_frame_unref(decoded_.get());
                 ++next_frame_;
                 return frame;
@@ -362,6 +367,7 @@ private:
     std::int64_t next_frame_ = 0;
     bool ended_ = false;
     std::vector<Notice> notices_;
+    double convert_seconds_ = 0;
     AVRational time_base_{0, 1};
     std::int64_t start_time_ = AV_NOPTS_VALUE;
     std::int64_t last_end_ = AV_NOPTS_VALUE;  // of the last packet read, in time_base_

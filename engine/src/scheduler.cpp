@@ -1,6 +1,7 @@
 #include "xme/scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "scheduler_state.hpp"
@@ -83,7 +84,14 @@ Scheduler::~Scheduler() = default;
 void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
                     const std::function<void(ScheduledPair&&)>& deliver,
                     const std::function<void(const std::string&)>& notice) {
+    host_times_ = {};
+    using Clock = std::chrono::steady_clock;
+    auto seconds_since = [](Clock::time_point start) {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    auto read_start = Clock::now();
     std::optional<Frame> first = next_frame();
+    host_times_.read_seconds += seconds_since(read_start);
     if (!first) return;
     const auto owner = std::make_shared<Shared>();
     Shared& shared = *owner;
@@ -146,7 +154,9 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
             ++shared.next_delivery;
             shared.changed.notify_all();
             lock.unlock();
+            const auto deliver_start = Clock::now();
             deliver(std::move(pair));
+            host_times_.deliver_seconds += seconds_since(deliver_start);
             lock.lock();
         }
     };
@@ -159,11 +169,13 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
             }
             lock.unlock();
             std::optional<Frame> frame;
+            read_start = Clock::now();
             try {
                 frame = next_frame();
             } catch (...) {
                 reader_failure = std::current_exception();
             }
+            host_times_.read_seconds += seconds_since(read_start);
             lock.lock();
             if (!frame) break;
             const std::int64_t pair = ++shared.last_pair;

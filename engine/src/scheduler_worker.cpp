@@ -120,7 +120,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     };
     std::deque<Held> in_flight;
     std::int64_t last_submitted = -2;  // no pair yet
-    bool refused = false;  // the last pair in flight was refused by submit
+    bool refused = false;              // the last pair in flight was refused by submit
     std::unique_ptr<MotionSession> session;
     // The device's busy time: each pair from when the device could start on it (its submission, or
     // the previous result, whichever is later) to its result. Waiting for frames is not counted.
@@ -190,9 +190,11 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                     const auto kept = shared.temporal_fields.find(pair - 1);
                     if (kept != shared.temporal_fields.end()) frame_pair.previous = kept->second;
                 }
+                const auto submit_start = Clock::now();
                 if (!device_call([&] { session->submit(frame_pair); })) {
                     return;
                 }
+                stats.submit_seconds += std::chrono::duration<double>(Clock::now() - submit_start).count();
                 refused = false;
                 last_submitted = pair;
             }
@@ -201,7 +203,9 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                 continue;
             }
             PairResult result;
+            const auto receive_start = Clock::now();
             if (!device_call([&] { result = session->receive(); })) return;
+            stats.receive_seconds += std::chrono::duration<double>(Clock::now() - receive_start).count();
             record(std::move(result));
         }
     } catch (...) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -159,6 +160,15 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
     row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     row.device_seconds = row.wall_seconds;
     row.comparisons_per_pair = comparisons / static_cast<std::uint64_t>(std::max(1, row.pairs));
+    char text[160];
+    std::snprintf(text, sizeof text, "read %.3f s, deliver %.3f s", scheduler.host_times().read_seconds,
+                  scheduler.host_times().deliver_seconds);
+    row.stages = text;
+    for (const auto& device : scheduler.devices()) {
+        std::snprintf(text, sizeof text, "; %s submit %.3f s, receive %.3f s", device.info.name.c_str(),
+                      device.submit_seconds, device.receive_seconds);
+        row.stages += text;
+    }
     return row;
 }
 

@@ -53,6 +53,7 @@ struct BenchRow {
     std::optional<SadPeak> sad_peak;
     std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell
     std::string policy;                 // empty for a device row; "single" or "split" for a scheduler row
+    std::string stages;  // a scheduler row's time by stage and thread (reading, each device's calls)
 
     [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
     [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }

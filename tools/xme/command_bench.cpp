@@ -63,6 +63,12 @@ void print_table(const std::vector<BenchRow>& rows) {
                         row.sad_peak->pixels_per_second / 1e9, row.sad_peak->instruction.c_str());
         }
     }
+    for (const auto& row : rows) {
+        if (!row.policy.empty()) {
+            std::printf("%s %s (%s), host time by stage: %s\n", row.policy.c_str(), row.device.c_str(),
+                        row.variant.c_str(), row.stages.c_str());
+        }
+    }
     std::printf(
         "dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host "
         "work\n");
@@ -77,6 +83,7 @@ void print_table(const std::vector<BenchRow>& rows) {
 nlohmann::json row_json(const BenchRow& row) {
     nlohmann::json j = {
         {"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
+        {"stages", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.stages)},
         {"device", row.device},
         {"variant", row.variant},
         {"algorithm", chain_name(row.params)},
@@ -207,71 +214,68 @@ Command add_bench_command(CLI::App& app) {
         ->each(note_empty(options->empty_values, "--json"));
     cmd->add_option("--chart", options->chart, "Write a bar chart of the rows as an SVG file")
         ->each(note_empty(options->empty_values, "--chart"));
-    return {cmd, [options, sizes] {
-                refuse_empty_values(options->empty_values);
-                auto& settings = options->settings;
-                check_thread_count(settings.threads, "--threads");
-                if (!options->backends.empty())
-                    settings.devices = split_list(options->backends, "--backends");
-                if (!options->variants.empty())
-                    settings.variants = split_list(options->variants, "--variants");
-                settings.sizes.clear();
-                std::unique_ptr<VideoReader> reader;
-                if (!settings.input.empty()) reader = open_video(settings.input);
-                if (reader && sizes->count() == 0) {
-                    // A clip is measured as it is, not extended to the synthetic scene's sizes.
-                    const VideoInfo& info = reader->info();
-                    check_frame_dimensions(input_name(settings.input), info);
-                    settings.sizes.emplace_back(info.width, info.height);
-                } else {
-                    for (const auto& size : options->sizes)
-                        settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
+    return {
+        cmd, [options, sizes] {
+            refuse_empty_values(options->empty_values);
+            auto& settings = options->settings;
+            check_thread_count(settings.threads, "--threads");
+            if (!options->backends.empty()) settings.devices = split_list(options->backends, "--backends");
+            if (!options->variants.empty()) settings.variants = split_list(options->variants, "--variants");
+            settings.sizes.clear();
+            std::unique_ptr<VideoReader> reader;
+            if (!settings.input.empty()) reader = open_video(settings.input);
+            if (reader && sizes->count() == 0) {
+                // A clip is measured as it is, not extended to the synthetic scene's sizes.
+                const VideoInfo& info = reader->info();
+                check_frame_dimensions(input_name(settings.input), info);
+                settings.sizes.emplace_back(info.width, info.height);
+            } else {
+                for (const auto& size : options->sizes)
+                    settings.sizes.push_back(parse_frame_size(size, "--sizes entry"));
+            }
+            settings.border = parse_border_mode(options->border);
+            for (const int block : settings.blocks) SearchParams{block, 0, settings.border}.validate();
+            for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();
+            SearchParams base;
+            base.border = settings.border;
+            base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
+            settings.chains = chains_from(options->chain, base);
+            std::vector<TransformVariant> transforms;
+            for (const auto& name : options->transforms)
+                transforms.push_back(parse_transform_variant(name, "--transforms entry"));
+            if (!options->compensate.empty()) {
+                CompensationRequest request{std::nullopt, false, false, false};
+                if (options->compensate != "none" && options->compensate != "matrix" &&
+                    options->compensate != "loeffler") {
+                    throw Error(ErrorKind::invalid_argument, "unknown --compensate '" + options->compensate +
+                                                                 "': use none, matrix or loeffler");
                 }
-                settings.border = parse_border_mode(options->border);
-                for (const int block : settings.blocks) SearchParams{block, 0, settings.border}.validate();
-                for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();
-                SearchParams base;
-                base.border = settings.border;
-                base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
-                settings.chains = chains_from(options->chain, base);
-                std::vector<TransformVariant> transforms;
-                for (const auto& name : options->transforms)
-                    transforms.push_back(parse_transform_variant(name, "--transforms entry"));
-                if (!options->compensate.empty()) {
-                    CompensationRequest request{std::nullopt, false, false, false};
-                    if (options->compensate != "none" && options->compensate != "matrix" &&
-                        options->compensate != "loeffler") {
-                        throw Error(ErrorKind::invalid_argument, "unknown --compensate '" +
-                                                                     options->compensate +
-                                                                     "': use none, matrix or loeffler");
-                    }
-                    if (options->compensate != "none")
-                        request.transform = TransformOptions{
-                            parse_transform_variant(options->compensate, "--compensate"), 16};
-                    settings.compensation = request;
-                }
-                BenchOutputs outputs = claim_outputs(*options);
-                // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
-                if (reader)
-                    settings.clip = read_clip(*reader, input_name(settings.input), settings.pairs + 2);
-                reader.reset();
-                const auto rows = run_bench(settings);
-                print_table(rows);
-                if (settings.compensation) {
-                    std::printf(
-                        "compensation chained after each search: %s (quantiser step 16), figures only; dev "
-                        "fps "
-                        "includes it where the device computes it itself, wall fps everywhere\n",
-                        options->compensate.c_str());
-                }
-                write_outputs(rows, *options, outputs);
-                if (!transforms.empty()) run_transform_bench(settings.sizes, transforms, settings.pairs);
-                if (!options->chart.empty()) {
-                    write_bench_chart(rows, options->chart);
-                    outputs.chart.keep();
-                }
-                return 0;
-            }};
+                if (options->compensate != "none")
+                    request.transform =
+                        TransformOptions{parse_transform_variant(options->compensate, "--compensate"), 16};
+                settings.compensation = request;
+            }
+            BenchOutputs outputs = claim_outputs(*options);
+            // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
+            if (reader) settings.clip = read_clip(*reader, input_name(settings.input), settings.pairs + 2);
+            reader.reset();
+            const auto rows = run_bench(settings);
+            print_table(rows);
+            if (settings.compensation) {
+                std::printf(
+                    "compensation chained after each search: %s (quantiser step 16), figures only; dev "
+                    "fps "
+                    "includes it where the device computes it itself, wall fps everywhere\n",
+                    options->compensate.c_str());
+            }
+            write_outputs(rows, *options, outputs);
+            if (!transforms.empty()) run_transform_bench(settings.sizes, transforms, settings.pairs);
+            if (!options->chart.empty()) {
+                write_bench_chart(rows, options->chart);
+                outputs.chart.keep();
+            }
+            return 0;
+        }};
 }
 
 }  // namespace xme::cli

@@ -239,6 +239,8 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
                                     : ClaimedOutput(settings.json, "the JSON summary");
     auto finish = [&] {
         report.devices = scheduler.devices();
+        report.host_times = scheduler.host_times();
+        report.convert_seconds = reader->convert_seconds();
         std::uint64_t comparisons = 0;
         for (const FrameRecord& record : report.frames) comparisons += record.comparisons;
         report.comparisons_per_pair = comparisons / std::max<std::uint64_t>(1, report.frames.size());

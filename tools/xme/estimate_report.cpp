@@ -1,4 +1,5 @@
 // What an estimate or compare run reports: the JSON summary and the tables on stdout.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -81,6 +82,31 @@ nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) 
             {"modes", mode_counts_json(modes, sub_modes, p)}};
 }
 
+// Where the job's time went, per thread: the reader (decoding, converting), the outputs, and each
+// device's worker (submitting, receiving; the device's own time is device_seconds), so that a user
+// can see which stage limits the job.
+nlohmann::json stages_json(const EstimateReport& report) {
+    const HostStageTimes& host = report.host_times;
+    nlohmann::json devices = nlohmann::json::array();
+    for (std::size_t i = 0; i < report.devices.size(); ++i) {
+        const auto& d = report.devices[i];
+        devices.push_back({{"name", d.info.name},
+                           {"submit_seconds", d.submit_seconds},
+                           {"receive_seconds", d.receive_seconds},
+                           {"device_seconds", device_seconds_of(report, i)}});
+    }
+    return {{"read_seconds", host.read_seconds},
+            {"decode_seconds", std::max(0.0, host.read_seconds - report.convert_seconds)},
+            {"convert_seconds", report.convert_seconds},
+            {"deliver_seconds", host.deliver_seconds},
+            {"devices", devices},
+            {"meaning",
+             "seconds each stage took on its thread: read (decode, convert) and deliver (outputs, "
+             "metrics) on the run's thread; per device, its worker's submit (an asynchronous device: "
+             "copying new frames for it and queueing; the CPU computes there) and receive (waiting for "
+             "and converting results), and the device's own compute time"}};
+}
+
 }  // namespace
 
 void write_report_json(const EstimateReport& report, const EstimateSettings& settings) {
@@ -96,6 +122,8 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
              {"pairs", d.pairs_done},
              {"device_seconds", seconds},
              {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
+             {"submit_seconds", d.submit_seconds},
+             {"receive_seconds", d.receive_seconds},
              {"failure", d.failure ? nlohmann::json(*d.failure) : nlohmann::json()}});
     }
     nlohmann::json frames = nlohmann::json::array();
@@ -185,6 +213,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"device_seconds", device_seconds},
           {"wall_frames_per_second", report.wall_seconds > 0 ? pairs / report.wall_seconds : 0},
           {"pixel_comparisons_per_pair", report.comparisons_per_pair},
+          {"stages", stages_json(report)},
           {"device_time_includes",
            "each device's own clock per pair: GPU events or timestamps around "
            "its kernels; for the CPU, the search"}}},
@@ -230,6 +259,15 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
                                  : 0,
                      d.failure ? (" FAILED: " + *d.failure).c_str() : "");
     }
+    const HostStageTimes& host = report.host_times;
+    std::fprintf(out, "  time by stage: read %.3f s (decode %.3f, convert %.3f), outputs and metrics %.3f s",
+                 host.read_seconds, std::max(0.0, host.read_seconds - report.convert_seconds),
+                 report.convert_seconds, host.deliver_seconds);
+    for (const auto& d : report.devices) {
+        std::fprintf(out, "; %s submit %.3f s, receive %.3f s", d.info.name.c_str(), d.submit_seconds,
+                     d.receive_seconds);
+    }
+    std::fprintf(out, "\n");
     if (!report.agreements.empty()) print_agreement(report, out);
 }
 

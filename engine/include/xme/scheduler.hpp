@@ -61,6 +61,18 @@ struct ScheduledDevice {
     Support support;  // the device's answer for the job's chain: how its results are checked (SPEC §6)
     std::int64_t pairs_done = 0;
     std::optional<std::string> failure;  // why it stopped, if it did
+    // Host time of this device's worker inside the session's calls, so that a job can say where its
+    // time goes: submit (copying each pair's new frames to what the device reads, and queueing its
+    // work) and receive (waiting for results, and converting them).
+    double submit_seconds = 0;
+    double receive_seconds = 0;
+};
+
+// The run's own threads' time per stage: reading (next_frame: decoding and converting frames) and
+// delivering (deliver: writing outputs, measuring).
+struct HostStageTimes {
+    double read_seconds = 0;
+    double deliver_seconds = 0;
 };
 
 class Scheduler {
@@ -71,6 +83,8 @@ public:
     Scheduler& operator=(const Scheduler&) = delete;
 
     [[nodiscard]] const std::vector<ScheduledDevice>& devices() const { return devices_; }
+    // The last run's reading and delivering time.
+    [[nodiscard]] const HostStageTimes& host_times() const { return host_times_; }
 
     // Reads frames with `next_frame` (nothing at the end), numbering them from `first_index`, and
     // hands every pair to `deliver` on this thread, in frame order. Under split, a device that fails
@@ -92,6 +106,7 @@ private:
     ScheduleOptions options_;
     std::vector<std::shared_ptr<Device>> opened_;  // shared with workers, which a hung one may outlive
     std::vector<ScheduledDevice> devices_;
+    HostStageTimes host_times_;
 };
 
 }  // namespace xme

@@ -52,6 +52,11 @@ public:
         bool frames_lost = false;  // frames were damaged or missing: the run's result is incomplete
     };
     [[nodiscard]] virtual std::vector<Notice> take_notices() { return {}; }
+
+    // Of the time spent in read_frame so far, how much went to converting decoded pictures to 8-bit
+    // luma (FFmpeg's swscale and copy); the rest is reading and decoding. Readers of raw and Y4M
+    // files read straight into the frame: 0.
+    [[nodiscard]] virtual double convert_seconds() const { return 0; }
 };
 
 // Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
