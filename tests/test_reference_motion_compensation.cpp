@@ -2,7 +2,9 @@
 // partitions of a chosen mode, cropping to W x H, and the residual.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <random>
+#include <utility>
 
 #include "test_support.hpp"
 #include "xme/error.hpp"
@@ -92,6 +94,32 @@ TEST_SUITE("reference") {
         CHECK_THROWS_WITH_AS(
             static_cast<void>(ref::predict_blocks(reference.view(), 8, {{0, 0}}, Interpolation::h264)),
             doctest::Contains("1 entries for a frame of 6"), xme::Error);
+    }
+
+    TEST_CASE("luma PSNR is 10 log10(255^2 / MSE) of the exact squared error, on rows of any width") {
+        auto rng = xme::test::rng_for("luma psnr");
+        // Rows wider than the 32-bit runs it sums (16384 samples), the largest differences (0 against
+        // 255), and random content.
+        for (const auto& [width, height] : {std::pair{20000, 3}, std::pair{33, 17}, std::pair{1, 1}}) {
+            Plane a = random_plane(width, height, rng);
+            Plane b = random_plane(width, height, rng);
+            for (int x = 0; x < width; x += 3) {
+                a.at(x, 0) = 0;
+                b.at(x, 0) = 255;
+            }
+            double squared = 0;
+            for (int y = 0; y < height; ++y) {
+                for (int x = 0; x < width; ++x) {
+                    const double diff = static_cast<double>(a.at(x, y)) - static_cast<double>(b.at(x, y));
+                    squared += diff * diff;
+                }
+            }
+            const double expected = 10.0 * std::log10(255.0 * 255.0 * width * height / squared);
+            CHECK(xme::luma_psnr(a.view(), b.view()) == doctest::Approx(expected).epsilon(1e-12));
+            CHECK(xme::luma_psnr(a.view(), b.view()) == xme::psnr_of_squared_error(squared, width, height));
+        }
+        const Plane same = random_plane(9, 9, rng);
+        CHECK(xme::luma_psnr(same.view(), same.view()) == xme::psnr_identical_db);
     }
 
     TEST_CASE("the metrics' rate bits are SPEC §8's R(mv - p) with the chain's predictor") {

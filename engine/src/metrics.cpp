@@ -1,5 +1,6 @@
 #include "xme/metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -9,15 +10,32 @@
 
 namespace xme {
 
+namespace {
+
+// The squared differences of a run of samples, in 32 bits (at most 16384 * 255^2 < 2^32), in a loop
+// the compiler vectorises: summed as doubles one by one, two 1080p planes took 4 ms per frame pair,
+// the longest stage of a whole GPU job.
+std::uint32_t squared_error_of_run(const std::uint8_t* a, const std::uint8_t* b, int count) {
+    std::uint32_t sum = 0;
+    for (int x = 0; x < count; ++x) {
+        const int diff = int{a[x]} - int{b[x]};
+        sum += static_cast<std::uint32_t>(diff * diff);
+    }
+    return sum;
+}
+
+}  // namespace
+
 double luma_psnr(PlaneView a, PlaneView b) {
-    double squared = 0;
+    // Exact, as the doubles were (every partial sum of integers below 2^53): the same PSNR.
+    constexpr int kRun = 16384;
+    std::uint64_t squared = 0;
     for (int y = 0; y < a.height; ++y) {
-        for (int x = 0; x < a.width; ++x) {
-            const double diff = static_cast<double>(a.at(x, y)) - static_cast<double>(b.at(x, y));
-            squared += diff * diff;
+        for (int x = 0; x < a.width; x += kRun) {
+            squared += squared_error_of_run(a.row(y) + x, b.row(y) + x, std::min(kRun, a.width - x));
         }
     }
-    return psnr_of_squared_error(squared, a.width, a.height);
+    return psnr_of_squared_error(static_cast<double>(squared), a.width, a.height);
 }
 
 double psnr_of_squared_error(double squared, int width, int height) {

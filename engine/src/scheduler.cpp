@@ -133,12 +133,12 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
         shared.abandon_hung_devices();
     };
     // Delivers, in order, every pair that is complete; the caller holds the lock.
-    auto deliver_ready = [&] {
+    auto deliver_ready = [&](std::unique_lock<std::mutex>& held) {
         for (;;) {
             for (const auto& text : shared.notices) {
-                lock.unlock();
+                held.unlock();
                 notice(text);
-                lock.lock();
+                held.lock();
             }
             shared.notices.clear();
             auto it = shared.results.find(shared.next_delivery);
@@ -153,16 +153,32 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
             shared.frames.erase(pair.frame - 1);  // no later pair needs it
             ++shared.next_delivery;
             shared.changed.notify_all();
-            lock.unlock();
+            held.unlock();
             const auto deliver_start = Clock::now();
             deliver(std::move(pair));
             host_times_.deliver_seconds += seconds_since(deliver_start);
-            lock.lock();
+            held.lock();
         }
     };
+    // The delivery thread: until the run is over or stopped, or deliver or notice throws (then the
+    // reader stops too). It also watches for hung devices while the reader waits in next_frame.
+    bool delivery_failed = false;
+    std::thread delivery([&] {
+        std::unique_lock held(shared.mutex);
+        try {
+            for (deliver_ready(held); !shared.over() && !shared.stopping; deliver_ready(held)) {
+                shared.changed.wait_for(held, shared.watch_interval());
+                shared.abandon_hung_devices();
+            }
+        } catch (...) {
+            if (!held.owns_lock()) held.lock();
+            caller_failure = std::current_exception();
+            delivery_failed = true;
+            shared.changed.notify_all();
+        }
+    });
     try {
-        while (!shared.reading_done && !shared.failure) {
-            deliver_ready();
+        while (!shared.reading_done && !shared.failure && !delivery_failed) {
             if (shared.last_pair - shared.next_delivery + 1 >= window) {
                 wait();
                 continue;
@@ -183,17 +199,22 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
             for (auto& queue : shared.queues) queue.push_back(pair);
             shared.changed.notify_all();
         }
-        shared.reading_done = true;
-        shared.changed.notify_all();
-        for (deliver_ready(); !shared.over(); deliver_ready()) wait();
     } catch (...) {
-        caller_failure = std::current_exception();
         if (!lock.owns_lock()) lock.lock();
+        if (!caller_failure) caller_failure = std::current_exception();
+        delivery_failed = true;  // our own failure (memory): the delivery thread stops too
     }
-    // Every worker leaves: those inside a device call when it returns, or, past the timeout, not
-    // at all (they are abandoned and left behind).
+    shared.reading_done = true;
+    shared.changed.notify_all();
+    // The delivery thread ends once every pair is delivered, a failure ends the run, or it failed.
+    while (!delivery_failed && !shared.over()) wait();
     shared.stopping = true;
     shared.changed.notify_all();
+    lock.unlock();
+    delivery.join();
+    lock.lock();
+    // Every worker leaves: those inside a device call when it returns, or, past the timeout, not
+    // at all (they are abandoned and left behind).
     while (shared.workers_running > 0) wait();
     devices_ = shared.devices;
     const std::exception_ptr device_failure = shared.failure;

@@ -262,7 +262,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             }
         }
     }
-    if (settings.split && names.size() >= 2) {
+    // Whole jobs: each device alone, then (with two or more) all of them under split.
+    if (settings.split) {
         for (const auto& [width, height] : settings.sizes) {
             const int count = settings.pairs + 1;
             const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
@@ -274,6 +275,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                         for (const auto& name : names)
                             rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
                                                        settings.threads, settings.compensation));
+                        if (names.size() < 2) continue;
                         std::cerr << "bench: split over all devices, block " << block << " range " << range
                                   << "\n";
                         rows.push_back(time_policy(registry, Policy::split, names, params, frames,

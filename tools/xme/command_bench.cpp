@@ -197,7 +197,8 @@ Command add_bench_command(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
     cmd->add_flag("--split", s.split,
-                  "Also time whole jobs: each device alone, then all of them under --policy split");
+                  "Also time whole jobs: each device alone, then (with two or more) all of them under --policy "
+                  "split");
     cmd->add_option(
            "--transforms", options->transforms,
            "Also time the 8x8 DCT variants (matrix, loeffler; comma-separated) at each size, against "

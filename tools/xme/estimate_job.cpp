@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <mutex>
 
 #include "estimate_report_json.hpp"
 #include "job_options.hpp"
@@ -85,7 +86,11 @@ std::vector<std::string> resolve_devices(const EstimateSettings& settings, Regis
     return names;
 }
 
+// The reader's notices come from the run's thread, the devices' from the scheduler's delivery thread.
+std::mutex notices_mutex;
+
 void add_notice(EstimateReport& report, const std::string& text) {
+    const std::lock_guard lock(notices_mutex);
     report.notices.push_back(text);
     std::cerr << "xme: notice: " << text << "\n";
 }

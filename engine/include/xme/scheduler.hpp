@@ -86,8 +86,11 @@ public:
     // The last run's reading and delivering time.
     [[nodiscard]] const HostStageTimes& host_times() const { return host_times_; }
 
-    // Reads frames with `next_frame` (nothing at the end), numbering them from `first_index`, and
-    // hands every pair to `deliver` on this thread, in frame order. Under split, a device that fails
+    // Reads frames with `next_frame` (nothing at the end) on this thread, numbering them from
+    // `first_index`, and hands every pair to `deliver`, in frame order, on a delivery thread of its
+    // own: reading the next frames and delivering (writing outputs) overlap, so a job goes as fast as
+    // the slower of the two, not their sum. `deliver` and `notice` are called one at a time, but
+    // concurrently with `next_frame`: what both touch needs a lock. Under split, a device that fails
     // (or hangs past the timeout) hands its unfinished pairs to the others and `notice` says so; when
     // no device is left, or under single or mirror, the first failure is rethrown once every pair
     // that all devices can still finish has been delivered: under mirror the other devices first
