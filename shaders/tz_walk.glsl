@@ -1,10 +1,18 @@
-// SPEC §11's tz (HM's TZSearch, default settings) in rate_search.comp, step for step as
-// engine/src/reference/tz_search.cpp. HM's bookkeeping (the distance at which the best was found, and
-// its step u for the 2-point search) follows from a round's winner: every point of D(S, d) lies at
-// distance d from S. Needs walk_search.glsl.
+// SPEC §11's tz (HM's TZSearch, default settings) in rate_search.comp, with the results of
+// engine/src/reference/tz_search.cpp. The diamonds D(S, d), d = 1, 2, 4, ... <= R, around one centre
+// do not depend on each other's outcome, so one step costs all of them (one invocation per
+// (point, row), shared atomics), and every invocation then replays HM's rounds in order from the
+// costs: which rounds run (the first search stops after 3 without improvement), which candidates
+// count, the distance at which the best was found and its step u for the 2-point search. A round
+// costed but never reached is not counted. Needs walk_search.glsl.
 
 const int TZ_FIRST_SEARCH_ROUNDS = 3;
 const int TZ_RASTER_STEP = 5;
+// Points of D(S, d) for every d = 2^k <= 4095 (SPEC's largest range): 4 for d = 1, 8 for d = 2..8,
+// 16 for d = 16..2048.
+const int TZ_MAX_POINTS = 4 + 3 * 8 + 8 * 16;
+
+shared uint diamond_sad[TZ_MAX_POINTS];
 
 struct TzState {
     int best_distance;
@@ -23,21 +31,50 @@ ivec2 tz_diamond_offset(int d, int i) {
     return sign * ivec2(along, across);
 }
 
-// D(centre, d) in steps of 8 (4, 8 or 16 points, all at distance d: their order within a round
-// does not change its winner).
-void tz_diamond_round(uint lane, SearchArea area, ivec2 centre, int d, inout TzState state, inout Walk walk) {
-    ++state.rounds_without_improvement;
-    const int points = d == 1 ? 4 : d <= 8 ? 8 : 16;
-    bool improved = false;
-    for (int first = 0; first < points; first += 8) {
-        ivec2 candidates[8];
-        for (int k = 0; k < 8; ++k) candidates[k] = centre + tz_diamond_offset(d, first + k);
-        improved = walk_step(lane, area, candidates, min(8, points - first), false, walk) || improved;
+int tz_round_points(int d) { return d == 1 ? 4 : d <= 8 ? 8 : 16; }
+
+// Point g of the rounds in order (d = 1, 2, 4, ...) as an offset from their centre.
+ivec2 tz_point_offset(int g) {
+    if (g < 4) return tz_diamond_offset(1, g);
+    if (g < 28) return tz_diamond_offset(2 << ((g - 4) / 8), (g - 4) % 8);
+    return tz_diamond_offset(16 << ((g - 28) / 16), (g - 28) % 16);
+}
+
+// HM's diamond rounds around `centre` for d = 1, 2, 4, ... <= R; with `first_search`, stopping after
+// TZ_FIRST_SEARCH_ROUNDS rounds without improvement.
+void tz_diamond_rounds(uint lane, SearchArea area, ivec2 centre, bool first_search, inout TzState state,
+                       inout Walk walk) {
+    int points = 0;
+    for (int d = 1; d <= area.range; d *= 2) points += tz_round_points(d);
+    barrier();  // earlier readers of diamond_sad are done
+    for (int g = int(lane); g < points; g += GROUP) diamond_sad[g] = 0u;
+    barrier();
+    for (int item = int(lane); item < points * BLOCK; item += GROUP) {
+        const ivec2 candidate = centre + tz_point_offset(item / BLOCK);
+        if (walk_candidate_ok(area, candidate))
+            atomicAdd(diamond_sad[item / BLOCK], row_sad(area, candidate, item % BLOCK));
     }
-    if (!improved) return;
-    state.best_distance = d;
-    state.rounds_without_improvement = 0;
-    state.best_step = walk_best_pel(walk) - centre;
+    barrier();
+    int g = 0;
+    for (int d = 1; d <= area.range; d *= 2) {
+        ++state.rounds_without_improvement;
+        bool improved = false;
+        for (int i = 0; i < tz_round_points(d); ++i, ++g) {
+            const ivec2 candidate = centre + tz_diamond_offset(d, i);
+            if (!walk_candidate_ok(area, candidate)) continue;
+            ++walk.evaluated;
+            const uvec4 key = candidate_key(diamond_sad[g], area.weight, 4 * candidate, area.p);
+            if (!key_less4(key, walk.best)) continue;
+            walk.best = key;
+            improved = true;
+        }
+        if (improved) {
+            state.best_distance = d;
+            state.rounds_without_improvement = 0;
+            state.best_step = walk_best_pel(walk) - centre;
+        }
+        if (first_search && state.rounds_without_improvement >= TZ_FIRST_SEARCH_ROUNDS) break;
+    }
 }
 
 // SPEC §11 step 3 (HM's xTZ2PointSearch): W + u +- u', found at distance 2.
@@ -53,11 +90,7 @@ void tz_two_point(uint lane, SearchArea area, inout TzState state, inout Walk wa
 
 void walk_tz(uint lane, SearchArea area, inout Walk walk) {
     TzState state = TzState(0, 0, ivec2(0));
-    const ivec2 first = walk_best_pel(walk);
-    for (int d = 1; d <= area.range; d *= 2) {
-        tz_diamond_round(lane, area, first, d, state, walk);
-        if (state.rounds_without_improvement >= TZ_FIRST_SEARCH_ROUNDS) break;
-    }
+    tz_diamond_rounds(lane, area, walk_best_pel(walk), true, state, walk);
     if (state.best_distance == 1) tz_two_point(lane, area, state, walk);
     if (state.best_distance > TZ_RASTER_STEP) {
         // Every 5th candidate of the window from its top-left corner; refined as if found at step 5.
@@ -68,7 +101,7 @@ void walk_tz(uint lane, SearchArea area, inout Walk walk) {
     while (state.best_distance > 0) {  // the star refinement
         const ivec2 centre = walk_best_pel(walk);
         state.best_distance = 0;
-        for (int d = 1; d <= area.range; d *= 2) tz_diamond_round(lane, area, centre, d, state, walk);
+        tz_diamond_rounds(lane, area, centre, false, state, walk);
         if (state.best_distance == 1) tz_two_point(lane, area, state, walk);
     }
 }
