@@ -4,13 +4,15 @@
 // (point, row), shared atomics), and every invocation then replays HM's rounds in order from the
 // costs: which rounds run (the first search stops after 3 without improvement), which candidates
 // count, the distance at which the best was found and its step u for the 2-point search. A round
-// costed but never reached is not counted. Needs walk_search.glsl.
+// costed but never reached is not counted (the first search costs its rounds beyond d = 4 only when
+// it goes on). Needs walk_search.glsl.
 
 const int TZ_FIRST_SEARCH_ROUNDS = 3;
 const int TZ_RASTER_STEP = 5;
 // Points of D(S, d) for every d = 2^k <= 4095 (SPEC's largest range): 4 for d = 1, 8 for d = 2..8,
 // 16 for d = 16..2048.
 const int TZ_MAX_POINTS = 4 + 3 * 8 + 8 * 16;
+const int TZ_MAX_D = 2048;
 
 shared uint diamond_sad[TZ_MAX_POINTS];
 
@@ -33,6 +35,13 @@ ivec2 tz_diamond_offset(int d, int i) {
 
 int tz_round_points(int d) { return d == 1 ? 4 : d <= 8 ? 8 : 16; }
 
+// The points of the rounds before d (d a power of 2).
+int tz_points_before(int d) {
+    int points = 0;
+    for (int smaller = 1; smaller < d; smaller *= 2) points += tz_round_points(smaller);
+    return points;
+}
+
 // Point g of the rounds in order (d = 1, 2, 4, ...) as an offset from their centre.
 ivec2 tz_point_offset(int g) {
     if (g < 4) return tz_diamond_offset(1, g);
@@ -40,23 +49,27 @@ ivec2 tz_point_offset(int g) {
     return tz_diamond_offset(16 << ((g - 28) / 16), (g - 28) % 16);
 }
 
-// HM's diamond rounds around `centre` for d = 1, 2, 4, ... <= R; with `first_search`, stopping after
-// TZ_FIRST_SEARCH_ROUNDS rounds without improvement.
-void tz_diamond_rounds(uint lane, SearchArea area, ivec2 centre, bool first_search, inout TzState state,
-                       inout Walk walk) {
+// HM's diamond rounds around `centre` for d = first_d, 2 first_d, ... <= min(last_d, R); with
+// `first_search`, stopping after TZ_FIRST_SEARCH_ROUNDS rounds without improvement. Returns whether
+// it stopped so.
+bool tz_diamond_rounds(uint lane, SearchArea area, ivec2 centre, int first_d, int last_d, bool first_search,
+                       inout TzState state, inout Walk walk) {
+    const int last = min(last_d, area.range);
+    const int first_point = tz_points_before(first_d);
     int points = 0;
-    for (int d = 1; d <= area.range; d *= 2) points += tz_round_points(d);
+    for (int d = first_d; d <= last; d *= 2) points += tz_round_points(d);
     barrier();  // earlier readers of diamond_sad are done
     for (int g = int(lane); g < points; g += GROUP) diamond_sad[g] = 0u;
     barrier();
     for (int item = int(lane); item < points * BLOCK; item += GROUP) {
-        const ivec2 candidate = centre + tz_point_offset(item / BLOCK);
+        const int g = item / BLOCK;
+        const ivec2 candidate = centre + tz_point_offset(first_point + g);
         if (walk_candidate_ok(area, candidate))
-            atomicAdd(diamond_sad[item / BLOCK], row_sad(area, candidate, item % BLOCK));
+            atomicAdd(diamond_sad[g], row_sad(area, candidate, item % BLOCK));
     }
     barrier();
     int g = 0;
-    for (int d = 1; d <= area.range; d *= 2) {
+    for (int d = first_d; d <= last; d *= 2) {
         ++state.rounds_without_improvement;
         bool improved = false;
         for (int i = 0; i < tz_round_points(d); ++i, ++g) {
@@ -73,8 +86,9 @@ void tz_diamond_rounds(uint lane, SearchArea area, ivec2 centre, bool first_sear
             state.rounds_without_improvement = 0;
             state.best_step = walk_best_pel(walk) - centre;
         }
-        if (first_search && state.rounds_without_improvement >= TZ_FIRST_SEARCH_ROUNDS) break;
+        if (first_search && state.rounds_without_improvement >= TZ_FIRST_SEARCH_ROUNDS) return true;
     }
+    return false;
 }
 
 // SPEC §11 step 3 (HM's xTZ2PointSearch): W + u +- u', found at distance 2.
@@ -90,7 +104,11 @@ void tz_two_point(uint lane, SearchArea area, inout TzState state, inout Walk wa
 
 void walk_tz(uint lane, SearchArea area, inout Walk walk) {
     TzState state = TzState(0, 0, ivec2(0));
-    tz_diamond_rounds(lane, area, walk_best_pel(walk), true, state, walk);
+    // The first search stops at the earliest after its third round (d = 4): the rounds beyond are costed
+    // only when it goes on.
+    const ivec2 start = walk_best_pel(walk);
+    if (!tz_diamond_rounds(lane, area, start, 1, 4, true, state, walk))
+        tz_diamond_rounds(lane, area, start, 8, TZ_MAX_D, true, state, walk);
     if (state.best_distance == 1) tz_two_point(lane, area, state, walk);
     if (state.best_distance > TZ_RASTER_STEP) {
         // Every 5th candidate of the window from its top-left corner; refined as if found at step 5.
@@ -101,7 +119,7 @@ void walk_tz(uint lane, SearchArea area, inout Walk walk) {
     while (state.best_distance > 0) {  // the star refinement
         const ivec2 centre = walk_best_pel(walk);
         state.best_distance = 0;
-        tz_diamond_rounds(lane, area, centre, false, state, walk);
+        tz_diamond_rounds(lane, area, centre, 1, TZ_MAX_D, false, state, walk);
         if (state.best_distance == 1) tz_two_point(lane, area, state, walk);
     }
 }
