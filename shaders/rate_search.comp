@@ -1,7 +1,8 @@
-// SPEC §8 for fs, dia and hex (§11), alone, +hpel or +qpel (§10): J = D + lambda * R(mv - p) with the
-// predictor none, temporal or spatial and the window centred on zero or on the predictor. One workgroup
-// per block: for fs its invocations share the window's integer candidates and a reduction by §8's key
-// (J, |mv - p|, mv.y, mv.x) picks the winner; dia and hex walk their steps together (walk_search.glsl).
+// SPEC §8 for fs, dia, hex, ehds and tz (§11), alone, +hpel or +qpel (§10): J = D + lambda * R(mv - p)
+// with the predictor none, temporal or spatial and the window centred on zero or on the predictor. One
+// workgroup per block: for fs its invocations share the window's integer candidates and a reduction by
+// §8's key (J, |mv - p|, mv.y, mv.x) picks the winner; the fast searches walk their steps together
+// (walk_search.glsl, ehds_walk.glsl on the mean pyramid, tz_walk.glsl).
 // Then nine invocations cost §4's half-pel candidates exactly in integers (4 * the bilinear average is
 // a sum of texels) and a second reduction picks the final vector, or qpel_stage.glsl refines to §10.
 // Every chain of these settings takes this shader; the spatial predictor runs it once per wavefront
@@ -13,8 +14,8 @@
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int BLOCK = 16;
-// The integer search: 0 fs, 1 dia, 2 hex; 3 none: the fast kernel's pass left the integer vector in
-// results (plain fs+qpel: lambda 0, no predictor), and Candidates is not written.
+// The integer search: 0 fs, 1 dia, 2 hex, 4 ehds, 5 tz; 3 none: the fast kernel's pass left the integer
+// vector in results (plain fs+qpel: lambda 0, no predictor), and Candidates is not written.
 layout(constant_id = 1) const int WALK = 0;
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
@@ -22,6 +23,9 @@ layout(set = 0, binding = 1) uniform sampler2D current_frame;
 layout(set = 0, binding = 2, std430) buffer Results { uvec2 results[]; };  // block_result() per block
 layout(set = 0, binding = 3, std430) writeonly buffer Candidates { uint candidates[]; };
 layout(set = 0, binding = 4, std430) readonly buffer Previous { uvec2 previous[]; };  // the temporal p
+// ehds: the frames' mean pyramids (pyramid_level_offset's layout).
+layout(set = 0, binding = 5, std430) readonly buffer ReferencePyramid { uint reference_pyramid[]; };
+layout(set = 0, binding = 6, std430) readonly buffer CurrentPyramid { uint current_pyramid[]; };
 
 layout(push_constant) uniform RateSearchParams {
     ivec2 frame_size;
@@ -42,6 +46,7 @@ const int GROUP = 64;
 const uint BIAS = 1u << 20;  // makes the vector components of a key unsigned; |component| < 2^17
 
 shared float current_block[BLOCK * BLOCK];
+shared float level_block[(BLOCK / 2) * (BLOCK / 2)];  // ehds: the block on a pyramid level
 shared uvec4 keys[GROUP];
 shared uint counts[GROUP];
 
@@ -107,17 +112,6 @@ ivec2 spatial_predictor(ivec2 block) {
 // round(q / 4), halves away from zero.
 int round_quarter_to_pel(int q) { return q >= 0 ? (q + 2) / 4 : -((-q + 2) / 4); }
 
-uint integer_sad(ivec2 origin, ivec2 pel_vector) {
-    float sum = 0.0;  // exact: integers below 2^24
-    for (int j = 0; j < BLOCK; ++j) {
-        for (int i = 0; i < BLOCK; ++i) {
-            const float r = pel(reference_frame, origin + pel_vector + ivec2(i, j), params.frame_size);
-            sum += abs(current_block[j * BLOCK + i] - r);
-        }
-    }
-    return uint(sum);
-}
-
 // SPEC §4's cost4 at quarter-pel vector q on the half-pel grid: sum |4 cur - (A + B + C + D)|, where
 // the four texels repeat at axis-aligned positions.
 uint half_pel_cost4(ivec2 origin, ivec2 q) {
@@ -139,32 +133,16 @@ uint half_pel_cost4(ivec2 origin, ivec2 q) {
 
 #include "qpel_stage.glsl"
 #include "walk_search.glsl"
+#include "ehds_walk.glsl"
+#include "tz_walk.glsl"
 
-// SPEC §8's full search of the window centred on `centre`: the smallest key and the count evaluated.
-Walk window_search(uint lane, ivec2 origin, ivec2 centre, ivec2 p) {
-    // Candidate i is centre + (i % side - R, i / side - R).
-    const int side = 2 * params.range + 1;
-    const uint weight = uint(params.lambda);
-    uvec4 best = uvec4(0xFFFFFFFFu);
-    uint count = 0;
-    for (int i = int(lane); i < side * side; i += GROUP) {
-        const ivec2 pel_vector = centre + ivec2(i % side, i / side) - params.range;
-        const bool valid = params.restrict_border == 0 || pel_vector == ivec2(0) ||
-                           inside_padded_frame(origin + pel_vector, params.padded_size, BLOCK);
-        if (!valid) continue;
-        ++count;
-        const uvec4 key = candidate_key(integer_sad(origin, pel_vector), weight, 4 * pel_vector, p);
-        if (key_less4(key, best)) best = key;
-    }
-    keys[lane] = best;
-    counts[lane] = count;
-    reduce(lane);
-    Walk result = Walk(keys[0], counts[0]);
-    if (result.evaluated == 0) {
-        // SPEC §8: a window centred on the predictor with no valid candidate; the zero vector is the result.
-        result = Walk(candidate_key(integer_sad(origin, ivec2(0)), weight, ivec2(0), p), 1u);
-    }
-    return result;
+// SPEC §8's full search of the area's window; the zero vector when it holds no valid candidate (a
+// window centred on the predictor, `restrict`).
+Walk window_search(uint lane, SearchArea area) {
+    Walk walk = WALK_NONE;
+    grid_step(lane, area, area.centre - area.range, 2 * area.range + 1, 1, walk);
+    evaluate_zero_if_none(lane, area, walk);
+    return walk;
 }
 
 void main() {
@@ -190,17 +168,21 @@ void main() {
                              : ivec2(0);
     barrier();  // current_block
 
+    const SearchArea frame = SearchArea(0, origin, centre, params.range, p, uint(params.lambda));
     Walk integer;
     if (WALK == 0) {
-        integer = window_search(lane, origin, centre, p);
+        integer = window_search(lane, frame);
     } else if (WALK == 3) {
         // Read by every lane before refine_qpel's first barrier; lane 0 overwrites it at the end.
         const uvec2 fast = results[index];
         integer = Walk(candidate_key(fast.y, 0u, 4 * (unpack_vector(fast.x) / 4), p), 0u);
+    } else if (WALK == 4) {
+        integer = walk_ehds(lane, frame);
     } else {
-        integer = walk_start(lane, origin, centre, p);
-        if (WALK == 1) walk_diamond(lane, origin, centre, p, integer);
-        if (WALK == 2) walk_hexagon(lane, origin, centre, p, integer);
+        integer = walk_start(lane, frame);
+        if (WALK == 1) walk_diamond(lane, frame, integer);
+        if (WALK == 2) walk_hexagon(lane, frame, integer);
+        if (WALK == 5) walk_tz(lane, frame, integer);
     }
     uvec4 winner = integer.best;
     const uint evaluated = integer.evaluated;

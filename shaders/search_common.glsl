@@ -43,3 +43,12 @@ bool halfpel_valid(ivec2 block_origin, ivec2 quarter, ivec2 padded_size, int blo
     const ivec2 high = low + ivec2(notEqual(quarter & 3, ivec2(0)));
     return inside_padded_frame(low, padded_size, block) && inside_padded_frame(high, padded_size, block);
 }
+
+// SPEC §11's mean pyramid (ehds), as mean_pyramid.comp stores it: one uint per sample, level 1
+// (ceil(W/2) x ceil(H/2)) then level 2 (ceil(W/4) x ceil(H/4)), rows in order.
+ivec2 pyramid_level_size(ivec2 frame_size, int level) { return (frame_size + (1 << level) - 1) >> level; }
+
+int pyramid_level_offset(ivec2 frame_size, int level) {
+    const ivec2 level1 = pyramid_level_size(frame_size, 1);
+    return level == 1 ? 0 : level1.x * level1.y;
+}

@@ -1,6 +1,7 @@
 // SPEC §8 on Vulkan beyond the conformance rows: the temporal predictor handed over from another
 // session (FramePair::previous, as the scheduler's split policy does), and the refusal when a pair
-// needs a previous result that nobody has. Skipped when XME_TEST_DEVICE names another backend or no
+// needs a previous result that nobody has; and ehds's mean pyramids (SPEC §11) over a stream whose
+// frames the session caches. Skipped when XME_TEST_DEVICE names another backend or no
 // Vulkan device is available.
 #include <doctest/doctest.h>
 
@@ -63,6 +64,35 @@ TEST_SUITE("conformance") {
             pair.previous = nullptr;
             CHECK_THROWS_AS(lonely->submit(pair), xme::Error);
             CHECK(lonely->pending() == 0);
+        }
+    }
+
+    TEST_CASE("vulkan: ehds's pyramids follow the cached frames of a stream, two pairs in flight") {
+        const auto device = first_vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan ehds stream");
+        // Frames 0..3 as a video gives them (each uploaded once, its pyramid built once and read by two
+        // pairs), then frame 1 again against frame 3 (a slot evicted while a pair may still read it).
+        const auto a = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
+        const auto b = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
+        const xme::Plane* frames[] = {&a.reference, &a.current, &b.reference, &b.current};
+        const std::pair<int, int> pairs[] = {{0, 1}, {1, 2}, {2, 3}, {3, 1}};
+        xme::SearchParams params{8, 6, xme::BorderMode::pad, xme::SearchMethod::ehds, xme::Subpel::none};
+        params.lambda = 4;
+        xme::SessionOptions options;
+        options.params = params;
+        options.width = 45;
+        options.height = 37;
+        auto session = device->open_session(options);
+        for (const auto& [reference, current] : pairs) {
+            session->submit({reference, frames[reference]->view(), current, frames[current]->view()});
+        }
+        for (const auto& [reference, current] : pairs) {
+            INFO("pair (", reference, ", ", current, ")");
+            const auto expected =
+                xme::reference::estimate(frames[reference]->view(), frames[current]->view(), params);
+            const std::string difference = xme::test::first_difference(expected, session->receive().field);
+            CHECK_MESSAGE(difference.empty(), difference);
         }
     }
 }

@@ -145,7 +145,10 @@ private:
                                         {"current_frame", current_view, sampler, {}},
                                         {"Results", {}, {}, resources.results.get()},
                                         {"Candidates", {}, {}, keys_.get()},
-                                        {"Previous", {}, {}, keys_.get()}});
+                                        // Unread by WALK 3: any buffer fills them.
+                                        {"Previous", {}, {}, keys_.get()},
+                                        {"ReferencePyramid", {}, {}, keys_.get()},
+                                        {"CurrentPyramid", {}, {}, keys_.get()}});
             });
     }
 

@@ -77,6 +77,10 @@ struct RateSearchParams {
     std::int32_t first_row = 0;
 };
 
+struct MeanPyramidParams {
+    Int2 frame_size;
+};
+
 struct DctParams {
     std::uint32_t block_count = 0;
     std::uint32_t first_block = 0;
@@ -153,6 +157,12 @@ struct PushConstantsOf<RateSearchParams> {
                                         XME_MEMBER(P, refine),     XME_MEMBER(P, lambda),
                                         XME_MEMBER(P, predictor),  XME_MEMBER(P, centre_on_predictor),
                                         XME_MEMBER(P, step),       XME_MEMBER(P, first_row)};
+};
+
+template <>
+struct PushConstantsOf<MeanPyramidParams> {
+    using P = MeanPyramidParams;
+    static constexpr std::array members{XME_MEMBER(P, frame_size)};
 };
 
 template <>

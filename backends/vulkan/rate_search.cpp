@@ -1,16 +1,37 @@
 // SPEC §8 on the "fast" variant: rate_search.comp, one workgroup per block, for every chain of fs and
 // fs+hpel with a rate term, a predictor or a window centred on the predictor, every +qpel chain (§10)
-// and dia and hex (§11), alone or refined. The spatial predictor
+// and dia, hex, ehds and tz (§11), alone or refined; ehds first builds the mean pyramid of each frame
+// uploaded (mean_pyramid.cpp). The spatial predictor
 // runs as a wavefront, one dispatch per step of blocks with bx + 2 by = step, so that a block's left,
 // top, top-right and top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
 #include <algorithm>
+#include <optional>
 
+#include "mean_pyramid.hpp"
 #include "rate_search_spv.hpp"
 #include "search_plan.hpp"
 #include "xme/error.hpp"
 
 namespace xme::vulkan {
 namespace {
+
+// rate_search.comp's WALK: the integer search.
+int walk_constant(SearchMethod search) {
+    switch (search) {
+        case SearchMethod::full:
+            return 0;
+        case SearchMethod::diamond:
+            return 1;
+        case SearchMethod::hexagon:
+            return 2;
+        case SearchMethod::ehds:
+            return 4;
+        case SearchMethod::test_zone:
+            return 5;
+    }
+    throw Error(ErrorKind::invalid_argument,
+                "rate_search.comp has no integer search " + std::string(to_string(search)));
+}
 
 class RateSearchPlan final : public SearchPlan {
 public:
@@ -40,22 +61,30 @@ public:
                             : p.predictor == Predictor::spatial ? 2
                                                                 : 0;
         params_.centre_on_predictor = p.centre == WindowCentre::predictor ? 1 : 0;
-        const int walk = p.search == SearchMethod::diamond ? 1 : p.search == SearchMethod::hexagon ? 2 : 0;
-        pipeline_ = &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"WALK", walk}},
+        if (p.search == SearchMethod::ehds) pyramids_.emplace(resources);
+        pipeline_ = &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"WALK", walk_constant(p.search)}},
                                       push_constant_layout<RateSearchParams>());
         sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
-        // Without the temporal predictor the shader never reads Previous; any buffer fills the binding.
-        const VkBuffer previous =
-            resources.previous != nullptr ? resources.previous->get() : resources.candidates->get();
-        for_each_frame_slot_combination(
-            resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
-                sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
-                                   {"current_frame", current_view, sampler, {}},
-                                   {"Results", {}, {}, resources.results.get()},
-                                   {"Candidates", {}, {}, resources.candidates->get()},
-                                   {"Previous", {}, {}, previous}});
-            });
+        // The shader never reads Previous without the temporal predictor, nor the pyramids without ehds;
+        // any buffer fills those bindings.
+        const VkBuffer unused = resources.candidates->get();
+        const VkBuffer previous = resources.previous != nullptr ? resources.previous->get() : unused;
+        const auto pyramid = [&](int slot) { return pyramids_ ? pyramids_->of(slot).get() : unused; };
+        const auto frame = [&](int slot) { return resources.frames[static_cast<std::size_t>(slot)].view(); };
+        // for_each_frame_slot_combination without its views: the pyramids go by slot too.
+        for (int reference = 0; reference < frame_slot_count; ++reference) {
+            for (int current = 0; current < frame_slot_count; ++current) {
+                sets_->write(FrameSlots{reference, current}.combination(),
+                             {{"reference_frame", frame(reference), sampler, {}},
+                              {"current_frame", frame(current), sampler, {}},
+                              {"Results", {}, {}, resources.results.get()},
+                              {"Candidates", {}, {}, resources.candidates->get()},
+                              {"Previous", {}, {}, previous},
+                              {"ReferencePyramid", {}, {}, pyramid(reference)},
+                              {"CurrentPyramid", {}, {}, pyramid(current)}});
+            }
+        }
     }
 
     void set_segment_start(bool segment_start) override { segment_start_ = segment_start; }
@@ -66,6 +95,10 @@ public:
         // A segment's first pair has no temporal predictor: p = 0, as with none.
         if (params.predictor == 1 && segment_start_) params.predictor = 0;
         const VkDescriptorSet set = (*sets_)[slots.combination()];
+        if (pyramids_) {
+            pyramids_->record(commands, slots);
+            pass_done();
+        }
         if (params.predictor != 2) {
             pipeline_->bind_and_push(commands, set, params);
             api.vkCmdDispatch(commands, static_cast<std::uint32_t>(blocks_x_),
@@ -94,6 +127,7 @@ public:
         static constexpr const char* names[] = {"per-block search",
                                                 "per-block search and half-pel refinement",
                                                 "per-block search and quarter-pel refinement"};
+        if (pyramids_) return {"mean pyramid", names[params_.refine]};
         return {names[params_.refine]};
     }
 
@@ -103,6 +137,7 @@ private:
     int blocks_x_ = 0;
     int blocks_y_ = 0;
     bool segment_start_ = true;
+    std::optional<MeanPyramids> pyramids_;  // ehds only
     const Pipeline* pipeline_ = nullptr;
     std::unique_ptr<DescriptorSets> sets_;
 };

@@ -21,6 +21,10 @@ inline constexpr int frame_slot_count = 2;
 struct FrameSlots {
     int reference = 0;
     int current = 0;
+    // Whether this pair uploads the frame into the slot (what is derived from it must be rebuilt: ehds's
+    // mean pyramid); never both for one slot.
+    bool reference_uploaded = false;
+    bool current_uploaded = false;
     // Plans write one descriptor set per combination of slots.
     [[nodiscard]] std::uint32_t combination() const {
         return static_cast<std::uint32_t>(reference * frame_slot_count + current);
@@ -72,7 +76,7 @@ public:
 [[nodiscard]] std::unique_ptr<SearchPlan> make_legacy_plan(const SessionResources& resources,
                                                            int pe_per_block);
 // The per-block chains (rate_search.cpp): SPEC §8's settings (lambda > 0, a predictor or a centred
-// window), §11's dia and hex, each alone, +hpel or +qpel (§10).
+// window), §11's dia, hex, ehds and tz, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
 // Whether these options use one of SPEC §8's settings.
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {

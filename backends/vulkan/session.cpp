@@ -151,8 +151,6 @@ void VulkanSession::submit(const FramePair& pair) {
     if (in_flight_.size() == ring_.size()) finish_oldest();
     const std::size_t index = next_;
     // Look both frames up before evicting anything, so that neither evicts the other.
-    bool upload_reference = false;
-    bool upload_current = false;
     const auto cached_slot = [&](std::int64_t id) {
         for (int slot = 0; slot < frame_slot_count; ++slot) {
             if (cached_[static_cast<std::size_t>(slot)].filled &&
@@ -162,11 +160,11 @@ void VulkanSession::submit(const FramePair& pair) {
         return -1;
     };
     FrameSlots slots;
-    slots.reference = frame_slot(pair.reference_id, cached_slot(pair.current_id), upload_reference);
-    slots.current = frame_slot(pair.current_id, slots.reference, upload_current);
+    slots.reference = frame_slot(pair.reference_id, cached_slot(pair.current_id), slots.reference_uploaded);
+    slots.current = frame_slot(pair.current_id, slots.reference, slots.current_uploaded);
     try {
         plan_->set_segment_start(pair.segment_start);
-        record(index, pair, slots, upload_reference, upload_current);
+        record(index, pair, slots);
         ring_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
     } catch (...) {
         cached_ = {};  // uploads recorded for a submission that never ran
@@ -179,8 +177,7 @@ void VulkanSession::submit(const FramePair& pair) {
     next_ = (next_ + 1) % ring_.size();
 }
 
-void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots slots, bool upload_reference,
-                           bool upload_current) {
+void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots slots) {
     const Api& api = context_.api();
     Submission& submission = ring_[index];
     const VkCommandBuffer commands = submission.commands.get();
@@ -239,8 +236,8 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (upload_reference) upload(pair.reference, slots.reference);
-    if (upload_current) upload(pair.current, slots.current);
+    if (slots.reference_uploaded) upload(pair.reference, slots.reference);
+    if (slots.current_uploaded) upload(pair.current, slots.current);
     timestamp();
 
     plan_->record(commands, slots, timestamp);

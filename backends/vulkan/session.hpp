@@ -46,8 +46,7 @@ private:
     void check_size(PlaneView plane, const char* role) const;
     // The slot holding frame `id`, and whether it must be uploaded first; `keep` is a slot not to evict.
     int frame_slot(std::int64_t id, int keep, bool& upload);
-    void record(std::size_t index, const FramePair& pair, FrameSlots slots, bool upload_reference,
-                bool upload_current);
+    void record(std::size_t index, const FramePair& pair, FrameSlots slots);
     // SPEC §8's temporal predictor: the previous pair's vectors into previous_, from the host's
     // FramePair::previous or from the results of the pair this session submitted last.
     // check_previous first throws Error(invalid_argument), before anything is recorded, when neither exists.

@@ -42,8 +42,8 @@ public:
 
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
-    // SPEC §8 (rate term, predictors, centred window), §10's quarter-pel refinement and §11's dia and hex
-    // in the fast variant only (rate_search.comp); legacy is SPEC §5's distortion-only design.
+    // SPEC §8 (rate term, predictors, centred window), §10's quarter-pel refinement and §11's fast
+    // searches in the fast variant only (rate_search.comp); legacy is SPEC §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
@@ -55,21 +55,14 @@ public:
             }
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
-        // The fast variant: fs, dia and hex, alone, +hpel or +qpel, with every SPEC §8 setting.
-        const SearchParams& p = options.params;
-        std::string missing;
-        if (p.search != SearchMethod::full && p.search != SearchMethod::diamond &&
-            p.search != SearchMethod::hexagon) {
-            missing = "the " + std::string(to_string(p.search)) + " search";
-        }
-        if (p.partitions == Partitions::all) {
-            missing += (missing.empty() ? "" : ", ") + std::string("the 41 partitions of SPEC §9");
-        }
-        if (missing.empty()) return Support::yes();
-        return Support::no(info_.name + " computes fs, dia and hex, alone, +hpel or +qpel, without " +
-                           missing +
-                           ": run this chain with --backend cpu (it computes every chain) or --backend "
-                           "reference (the scalar oracle: slow)");
+        // The fast variant: every search (fs, dia, hex, ehds, tz), alone, +hpel or +qpel, with every SPEC §8
+        // setting; not the partitions.
+        if (options.params.partitions != Partitions::all) return Support::yes();
+        return Support::no(
+            info_.name +
+            " computes fs, dia, hex, ehds and tz, alone, +hpel or +qpel, without the 41 "
+            "partitions of SPEC §9: run this chain with --backend cpu (it computes every chain) "
+            "or --backend reference (the scalar oracle: slow)");
     }
 
     // SPEC §12-§13 after the search, in the same command buffer (device_compensation.hpp), for every

@@ -64,12 +64,14 @@ class Errors(unittest.TestCase):
         if not vulkan:
             self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
         name = vulkan[0]["name"]
-        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
-                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="tz"))
-        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
-                          lambda: xme.Estimator(device=name, algo="tz").feed(self.frame))
-        self.assert_error(xme.Unsupported, f"{name} computes fs, dia and hex",
-                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="tz"))
+        # The 41 partitions are the one chain Vulkan's default variant lacks.
+        refusal = f"{name} computes fs, dia, hex, ehds and tz"
+        self.assert_error(xme.Unsupported, refusal,
+                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="fs+p41"))
+        self.assert_error(xme.Unsupported, refusal,
+                          lambda: xme.Estimator(device=name, algo="fs+p41").feed(self.frame))
+        self.assert_error(xme.Unsupported, refusal,
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="fs+p41"))
 
     def test_missing_video(self):
         self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))

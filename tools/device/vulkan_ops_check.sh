@@ -8,9 +8,10 @@
 # XME_BENCH_BACKENDS (default cuda:0,vulkan:0) names the bench's devices: vulkan:0 alone for a build
 # without CUDA (the build made here with Vulkan, carried; CUDA's rows then come from a build made there).
 # Steps: the conformance rows for vulkan under the validation layer (transforms with IEEE 1180, every
-# operation row: §8's settings, +qpel, dia and hex), `xme compare` against the CPU for the §8 settings
-# and for fs+qpel, dia and hex+qpel, then a bench of fs and fs+hpel with and without `--qp 28
-# --predictor temporal`, and of fs, fs+hpel, fs+qpel, dia and hex, cuda:0 beside vulkan:0.
+# operation row: §8's settings, +qpel, dia, hex, ehds and tz), `xme compare` against the CPU for the §8
+# settings and for fs+qpel, dia, hex+qpel, ehds and tz, then a bench of fs and fs+hpel with and without
+# `--qp 28 --predictor temporal`, and of fs, fs+hpel, fs+qpel, dia, hex, ehds and tz, cuda:0 beside
+# vulkan:0.
 set -uo pipefail
 bench_backends=${XME_BENCH_BACKENDS:-cuda:0,vulkan:0}
 B=build/portable
@@ -31,7 +32,11 @@ for settings in "--algo fs --qp 28 --predictor temporal" \
     "--algo fs+hpel --lambda 3 --predictor temporal --refresh 3" \
     "--algo fs+qpel --qp 28 --predictor temporal" \
     "--algo dia --lambda 4 --predictor spatial" \
-    "--algo hex+qpel --qp 28"; do
+    "--algo hex+qpel --qp 28" \
+    "--algo ehds --qp 28 --predictor temporal" \
+    "--algo ehds+qpel --lambda 4 --predictor spatial --center predictor" \
+    "--algo tz --qp 28 --predictor temporal --range 32" \
+    "--algo tz+qpel --lambda 4 --predictor spatial --border restrict"; do
     name="compare_$(echo "$settings" | tr -c 'a-z0-9' '_')"
     TAIL=4 step "$name" 200 "$xme" compare "$clip" --backends cpu,vulkan:0 $settings --frames 4
 done
@@ -43,7 +48,7 @@ done
 TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
     --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
 TAIL=20 step bench_qpel_walks 300 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
-    --blocks 16 --ranges 16 --algos fs,fs+hpel,fs+qpel,dia,hex --pairs 10 --no-sad-peak
+    --blocks 16 --ranges 16 --algos fs,fs+hpel,fs+qpel,dia,hex,ehds,tz --pairs 10 --no-sad-peak
 echo "=== summary"
 cat "$OUT/summary.txt"
 exit $status
