@@ -25,7 +25,7 @@ step devices 60 "$xme" devices
 TAIL=30 step conformance_transforms 300 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATION=$validation \
     "$tests" --test-suite=conformance -tc="transforms*,vulkan: every float*"
 TAIL=30 step conformance_ops 300 env XME_TEST_DEVICE=vulkan XME_VULKAN_VALIDATION=$validation \
-    "$tests" --test-suite=conformance -tc="operations*,real frames*,vulkan*"
+    "$tests" --test-suite=conformance -tc="operations*,real frames*,vulkan*,compensation*"
 for settings in "--algo fs --qp 28 --predictor temporal" \
     "--algo fs+hpel --lambda 4 --predictor spatial --center predictor" \
     "--algo fs --lambda 3 --predictor temporal --refresh 3" \
@@ -40,6 +40,17 @@ for settings in "--algo fs --qp 28 --predictor temporal" \
     name="compare_$(echo "$settings" | tr -c 'a-z0-9' '_')"
     TAIL=4 step "$name" 200 "$xme" compare "$clip" --backends cpu,vulkan:0 $settings --frames 4
 done
+# SPEC §12-§13 on the device after the search: the files and figures equal the CPU's, byte for byte.
+for chain in "--algo fs+qpel --transform loeffler" "--algo tz --qp 28 --predictor temporal --transform matrix"; do
+    name="compensation_$(echo "$chain" | tr -c 'a-z0-9' '_')"
+    for device in cpu vulkan:0; do
+        "$xme" estimate "$clip" --frames 4 --backend $device $chain --residual "/tmp/${name}_${device/:/}.y4m" \
+            --json "/tmp/${name}_${device/:/}.json" --quiet
+    done
+    step "$name" 60 cmp "/tmp/${name}_cpu.y4m" "/tmp/${name}_vulkan0.y4m"
+done
+TAIL=14 step bench_compensate 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
+    --blocks 16 --ranges 16 --algos fs --compensate loeffler --pairs 10 --no-sad-peak
 for rate in "" "--qp 28 --predictor temporal"; do
     name="bench_$(echo "fs $rate" | tr -c 'a-z0-9' '_')"
     TAIL=14 step "$name" 240 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
