@@ -125,7 +125,10 @@ TEST_SUITE("cli") {
             {"estimate " + clip + " --border wrap", 2, "unknown border mode 'wrap'"},
             {"estimate " + clip + " --backend nosuch", 2, "unknown device 'nosuch'"},
             {"estimate " + clip + " --size 12y4", 2, "is not WIDTHxHEIGHT"},
-            {"estimate " + clip + " --frames 0", 2, "--frames"},  // CLI11's own range check
+            {"estimate " + clip + " --frames 0", 2,
+             "--frames: must be a whole number of at least 1, not '0'"},
+            {"estimate " + clip + " --start -2", 2,
+             "--start: must be a whole number of at least 0, not '-2'"},
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
             {"estimate", 2, "input is required"},
         };

@@ -56,7 +56,7 @@ TEST_SUITE("cli") {
             "estimate CLIP --block abc",       // not a number (CLI11 exited 104)
             "estimate",                        // no INPUT (106)
             "estimate CLIP --no-such-option",  // unknown option (109)
-            "estimate CLIP --frames 0",        // CLI11's range check (105)
+            "estimate CLIP --frames 0",        // a range check (CLI11's exited 105)
             "",                                // no subcommand
             "no-such-command",                 // unknown subcommand
             "devices --bogus",                 // an option the subcommand lacks

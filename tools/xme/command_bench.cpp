@@ -8,6 +8,7 @@
 #include "bench_job.hpp"
 #include "bench_transforms.hpp"
 #include "chain_options.hpp"
+#include "cli_validators.hpp"
 #include "commands.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
@@ -191,14 +192,15 @@ Command add_bench_command(CLI::App& app) {
             ->capture_default_str();
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number_from(1))
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(whole_number_from(0));
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
-    cmd->add_flag("--split", s.split,
-                  "Also time whole jobs: each device alone, then (with two or more) all of them under --policy "
-                  "split");
+    cmd->add_flag(
+        "--split", s.split,
+        "Also time whole jobs: each device alone, then (with two or more) all of them under --policy "
+        "split");
     cmd->add_option(
            "--transforms", options->transforms,
            "Also time the 8x8 DCT variants (matrix, loeffler; comma-separated) at each size, against "

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "cli_validators.hpp"
 #include "commands.hpp"
 #include "draw_field.hpp"
 #include "field_file.hpp"
@@ -181,14 +182,14 @@ Command add_draw_command(CLI::App& app) {
                   "Outline the chosen partitions (vectors estimated with --partitions all), colour by shape");
     cmd->add_option("--cost-max", o->cost_max,
                     "The cost drawn red (the file's cost units); default: the frame's range")
-        ->check(CLI::PositiveNumber);
+        ->check(number_above_zero());
     cmd->add_option(
            "--flow-max", o->flow_max,
            "Vector length in pixels drawn fully saturated (--style flow); default: the frame's longest")
-        ->check(CLI::PositiveNumber);
+        ->check(number_above_zero());
     cmd->add_option("--pair", o->pair, "Draw only this frame (the `frame` column: the pair's current frame)");
     cmd->add_option("--pairs", o->pairs, "Draw only the first N pairs of the file")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number_from(1));
     cmd->add_option("--size", o->size, "Frame size of raw input, WIDTHxHEIGHT");
     cmd->add_option("--pix-fmt", o->pixel_format,
                     "Pixel format of raw input: yuv420p, yuv422p, yuv444p, gray")

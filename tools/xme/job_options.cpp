@@ -10,6 +10,7 @@
 #include <thread>
 #include <tuple>
 
+#include "cli_validators.hpp"
 #include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/params.hpp"
@@ -131,10 +132,10 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
         ->capture_default_str();
     cmd.add_option("--frames", s.frames, "Frames to read (N frames give N-1 pairs); default: all")
-        ->check(CLI::PositiveNumber);
-    cmd.add_option("--start", s.start, "Frames to skip first")->check(CLI::NonNegativeNumber);
+        ->check(whole_number_from(1));
+    cmd.add_option("--start", s.start, "Frames to skip first")->check(whole_number_from(0));
     cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
-        ->check(CLI::NonNegativeNumber);
+        ->check(whole_number_from(0));
     cmd.add_option(
            "-o,--output", s.output,
            "Motion vectors: .csv or .npy, or - for CSV on stdout (under mirror: the first device's); or "
