@@ -12,25 +12,12 @@
 #include <vector>
 
 #include "test_support.hpp"
+#include "vulkan_test_device.hpp"
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
 #include "xme/vulkan_backend.hpp"
 
 namespace {
-
-// The first available Vulkan device, or null (with the reason logged) when this run is not for it.
-std::unique_ptr<xme::Device> vulkan_device() {
-    const char* only = std::getenv("XME_TEST_DEVICE");
-    if (only != nullptr && std::string(only).rfind("vulkan", 0) != 0) return nullptr;
-    static auto backend = xme::make_vulkan_backend();
-    for (const auto& info : backend->devices()) {
-        if (info.available && (only == nullptr || info.name == only || info.backend == only)) {
-            return backend->open(info.name);
-        }
-    }
-    MESSAGE("no Vulkan device available here");
-    return nullptr;
-}
 
 xme::SessionOptions options_for(const xme::Plane& frame, const xme::SearchParams& params,
                                 const std::string& variant) {
@@ -66,14 +53,13 @@ std::vector<std::pair<std::string, xme::Subpel>> exact_cases(const xme::Device& 
 
 TEST_SUITE("conformance") {
     TEST_CASE("vulkan: legacy pass 1 with P processing elements per block") {
-        const auto device = vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan legacy P");
         const auto frames = xme::test::make_pair(xme::test::Content::moving_texture, 37, 29, rng);
         for (const int block : {4, 8, 16}) {
             for (const int pe_count : {1, 7, 64, block * block}) {
-                const xme::SearchParams params{block, 5, xme::BorderMode::restrict,
-                                               xme::SearchMethod::full};
+                const xme::SearchParams params{block, 5, xme::BorderMode::restrict, xme::SearchMethod::full};
                 INFO("block ", block, " P ", pe_count);
                 auto session = xme::vulkan::open_tuned_session(
                     *device, options_for(frames.current, params, "legacy"), {pe_count});
@@ -89,7 +75,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: fast variant with each SAD arithmetic and strip width") {
-        const auto device = vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan arithmetic");
         using Arithmetic = xme::vulkan::SessionTuning::SadArithmetic;
@@ -101,7 +87,8 @@ TEST_SUITE("conformance") {
                     const int range = block == 8                   ? 3
                                       : block == 16 && strip == 12 ? 40
                                                                    : 16;  // 40: several tiles
-                    const xme::SearchParams params{block, range, border, xme::SearchMethod::full, xme::Subpel::hpel};
+                    const xme::SearchParams params{block, range, border, xme::SearchMethod::full,
+                                                   xme::Subpel::hpel};
                     INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block);
                     std::unique_ptr<xme::MotionSession> session;
                     try {
@@ -121,7 +108,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: a video through one session, several pairs in flight") {
-        const auto device = vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan video");
         std::vector<xme::Plane> video;
@@ -158,13 +145,14 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: ranges that need several tiles and workgroups per block") {
-        const auto device = vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan large range");
         const auto frames = xme::test::make_pair(xme::test::Content::noise, 27, 19, rng);
         for (const auto& [variant, subpel] : exact_cases(*device)) {
             for (const int range : {40, 70}) {
-                const xme::SearchParams params{8, range, xme::BorderMode::pad, xme::SearchMethod::full, subpel};
+                const xme::SearchParams params{8, range, xme::BorderMode::pad, xme::SearchMethod::full,
+                                               subpel};
                 INFO("variant ", variant, " ", chain_name(params), " range ", range);
                 check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
                             xme::estimate_pair(*device, options_for(frames.current, params, variant),
@@ -174,7 +162,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: validation asked for without the layer fails, naming the package") {
-        if (vulkan_device() == nullptr) return;
+        if (xme::test::vulkan_device() == nullptr) return;
         // An empty layer path hides the installed layer from a fresh instance of the loader.
         const auto empty = std::filesystem::temp_directory_path() / "xme_test_no_layers";
         std::filesystem::create_directories(empty);

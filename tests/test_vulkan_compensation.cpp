@@ -13,21 +13,11 @@
 
 #include "compensation_checks.hpp"
 #include "test_support.hpp"
+#include "vulkan_test_device.hpp"
 #include "xme/compensation.hpp"
 #include "xme/vulkan_backend.hpp"
 
 namespace {
-
-std::unique_ptr<xme::Device> first_vulkan_device() {
-    const char* only = std::getenv("XME_TEST_DEVICE");
-    if (only != nullptr && std::string(only).rfind("vulkan", 0) != 0) return nullptr;
-    static auto backend = xme::make_vulkan_backend();
-    for (const auto& info : backend->devices()) {
-        if (info.available) return backend->open(info.name);
-    }
-    MESSAGE("skipped: no Vulkan device available here");
-    return nullptr;
-}
 
 struct Row {
     const char* name;
@@ -103,7 +93,7 @@ void check_row(xme::Device& device, const Row& row, const std::vector<xme::Plane
 
 TEST_SUITE("conformance") {
     TEST_CASE("vulkan: compensation on the device equals compensate() of its field") {
-        const auto device = first_vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan compensation");
         MESSAGE("seed ", xme::test::run_seed());
@@ -125,7 +115,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: supports_compensation refuses what the search refuses, with its reason") {
-        const auto device = first_vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         xme::SessionOptions options;
         options.params = {16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};

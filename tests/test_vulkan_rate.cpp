@@ -10,28 +10,14 @@
 #include <string>
 
 #include "test_support.hpp"
+#include "vulkan_test_device.hpp"
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
 #include "xme/vulkan_backend.hpp"
 
-namespace {
-
-std::unique_ptr<xme::Device> first_vulkan_device() {
-    const char* only = std::getenv("XME_TEST_DEVICE");
-    if (only != nullptr && std::string(only).rfind("vulkan", 0) != 0) return nullptr;
-    static auto backend = xme::make_vulkan_backend();
-    for (const auto& info : backend->devices()) {
-        if (info.available) return backend->open(info.name);
-    }
-    MESSAGE("skipped: no Vulkan device available here");
-    return nullptr;
-}
-
-}  // namespace
-
 TEST_SUITE("conformance") {
     TEST_CASE("vulkan: the temporal predictor from FramePair::previous, and without any") {
-        const auto device = first_vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan temporal handover");
         const auto first = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
@@ -68,7 +54,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: ehds's pyramids follow the cached frames of a stream, two pairs in flight") {
-        const auto device = first_vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan ehds stream");
         // Frames 0..3 as a video gives them (each uploaded once, its pyramid built once and read by two
