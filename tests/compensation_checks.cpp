@@ -1,5 +1,8 @@
 #include "compensation_checks.hpp"
 
+#include <doctest/doctest.h>
+
+#include <cstdint>
 #include <cstring>
 
 namespace xme::test {
@@ -70,6 +73,26 @@ std::string compensation_difference(const CompensatedFrame& expected, const Comp
         }
     }
     return {};
+}
+
+void check_streamed_compensation(Device& device, const SessionOptions& options,
+                                 const std::vector<Plane>& frames, const std::string& name) {
+    auto session = open_compensating_session(device, options);
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+        FramePair pair{static_cast<std::int64_t>(i), frames[i].view(), static_cast<std::int64_t>(i + 1),
+                       frames[i + 1].view()};
+        pair.segment_start = i == 0;
+        session->submit(pair);
+    }
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+        const PairResult result = session->receive();
+        REQUIRE(result.compensation.has_value());
+        const CompensatedFrame expected =
+            compensate(frames[i].view(), frames[i + 1].view(), result.field, *options.compensation);
+        const std::string difference = compensation_difference(expected, *result.compensation);
+        CHECK_MESSAGE(difference.empty(), name, ", ", frames.front().width(), "x", frames.front().height(),
+                      " pair ", i, ": ", difference);
+    }
 }
 
 }  // namespace xme::test

@@ -63,21 +63,7 @@ void check_device(const xme::test::DeviceUnderTest& dut, const Row& row,
     if (report)
         MESSAGE(name, ": ",
                 own.supported ? "the device's own compensation" : "on the host (" + own.reason + ")");
-    auto session = xme::open_compensating_session(*dut.device, options);
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-        xme::FramePair pair{static_cast<std::int64_t>(i), frames[i].view(), static_cast<std::int64_t>(i + 1),
-                            frames[i + 1].view()};
-        pair.segment_start = i == 0;
-        session->submit(pair);
-    }
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-        const xme::PairResult result = session->receive();
-        REQUIRE(result.compensation.has_value());
-        const xme::CompensatedFrame expected =
-            xme::compensate(frames[i].view(), frames[i + 1].view(), result.field, *options.compensation);
-        const std::string difference = xme::test::compensation_difference(expected, *result.compensation);
-        CHECK_MESSAGE(difference.empty(), name, ", pair ", i, ": ", difference);
-    }
+    xme::test::check_streamed_compensation(*dut.device, options, frames, name);
 }
 
 }  // namespace

@@ -71,22 +71,7 @@ void check_row(xme::Device& device, const Row& row, const std::vector<xme::Plane
     options.compensation = row.request;
     const xme::Support own = device.supports_compensation(options);
     REQUIRE_MESSAGE(own.supported, std::string(row.name), ": ", own.reason);
-    auto session = xme::open_compensating_session(device, options);
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-        xme::FramePair pair{static_cast<std::int64_t>(i), frames[i].view(), static_cast<std::int64_t>(i + 1),
-                            frames[i + 1].view()};
-        pair.segment_start = i == 0;
-        session->submit(pair);
-    }
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-        const xme::PairResult result = session->receive();
-        REQUIRE(result.compensation.has_value());
-        const xme::CompensatedFrame expected =
-            xme::compensate(frames[i].view(), frames[i + 1].view(), result.field, row.request);
-        const std::string difference = xme::test::compensation_difference(expected, *result.compensation);
-        CHECK_MESSAGE(difference.empty(), std::string(row.name), ", ", frames.front().width(), "x",
-                      frames.front().height(), " pair ", i, ": ", difference);
-    }
+    xme::test::check_streamed_compensation(device, options, frames, row.name);
 }
 
 }  // namespace
