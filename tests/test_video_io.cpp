@@ -1,5 +1,6 @@
 // Video readers and writers, and the frame helpers, on random data from a seed printed per run.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -95,6 +97,52 @@ TEST_CASE("Y4M headers: default and named 4:2:0 variants, ignored tags, FRAME pa
     check_error([&] { (void)xme::open_video(path); }, ErrorKind::bad_input, {path, "W"});
     write_file(path, "YUV4MPEG2 W0 H2\n");
     check_error([&] { (void)xme::open_video(path); }, ErrorKind::bad_input, {path, "W0"});
+}
+
+TEST_CASE(
+    "luma only: Y4M and raw readers pass over chroma, in a file and in a pipe, and still see truncation") {
+    SEEDED_RNG(rng, "io/luma only");
+    TempDir dir;
+    const std::string path = dir.file("clip.y4m");
+    const auto frames = write_y4m(path, 33, 17, ChromaFormat::yuv420, 3, rng);
+    const std::string fifo = dir.file("pipe.y4m");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // The pipe is fed from another thread: its reader cannot seek, so it reads the chroma and drops it.
+    std::thread feeder([&] { write_file(fifo, read_file(path)); });
+    for (const std::string& input : {path, fifo}) {
+        CAPTURE(input);
+        const auto reader = xme::open_video(input);
+        reader->set_luma_only();
+        for (const xme::Frame& expected : frames) {
+            const auto frame = reader->read_frame();
+            REQUIRE(frame);
+            CHECK(frame->chroma == ChromaFormat::mono);
+            CHECK(frame->cb.empty());
+            CHECK(same_plane(frame->luma, expected.luma));
+        }
+        CHECK_FALSE(reader->read_frame());
+    }
+    feeder.join();
+
+    const std::string whole = read_file(path);
+    write_file(path, whole.substr(0, whole.size() - 5));  // the last frame's chroma cut short
+    auto reader = xme::open_video(path);
+    reader->set_luma_only();
+    CHECK(reader->read_frame());
+    CHECK(reader->read_frame());
+    check_error([&] { (void)reader->read_frame(); }, ErrorKind::bad_input, {path, "frame 2 is truncated"});
+
+    std::string bytes;
+    for (const xme::Frame& frame : frames) bytes += planes_bytes(frame);
+    write_file(dir.file("clip.yuv"), bytes);
+    reader = xme::open_video(dir.file("clip.yuv"), xme::RawVideoOptions{33, 17, ChromaFormat::yuv420, 25, 1});
+    reader->set_luma_only();
+    for (const xme::Frame& expected : frames) {
+        const auto frame = reader->read_frame();
+        REQUIRE(frame);
+        CHECK(same_plane(frame->luma, expected.luma));
+    }
+    CHECK_FALSE(reader->read_frame());
 }
 
 TEST_CASE("Y4M: truncated frames and bad FRAME markers name the frame") {

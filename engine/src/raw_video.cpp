@@ -40,6 +40,7 @@ public:
     }
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
+    void set_luma_only() override { luma_only_ = true; }
 
     std::optional<Frame> read_frame() override {
         // Allocate only what the file can fill: a mistyped --size must not cost gigabytes first.
@@ -47,8 +48,11 @@ public:
             if (*left == 0) return std::nullopt;
             if (*left < frame_bytes_) truncated(*left);
         }
-        Frame frame = make_frame(info_.width, info_.height, info_.chroma);
-        const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
+        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
+        const std::int64_t got =
+            detail::read_planes(file_.get(), path_, frame,
+                                frame_bytes_ - static_cast<std::int64_t>(frame.luma.size_bytes()) -
+                                    static_cast<std::int64_t>(frame.cb.size_bytes() * 2));
         if (got == 0) return std::nullopt;
         if (got != frame_bytes_) truncated(got);
         ++next_frame_;
@@ -69,6 +73,7 @@ public:
     }
 
 private:
+    bool luma_only_ = false;
     [[noreturn]] void truncated(std::int64_t got) const {
         std::string message = detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_);
         message += "; a " + std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +

@@ -11,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <new>
+#include <optional>
 #include <system_error>
+#include <vector>
 
 #include "video_io.hpp"
 #include "xme/error.hpp"
@@ -135,17 +137,31 @@ std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma) {
     return plane(width, height) + 2 * plane(chroma_width(chroma, width), chroma_height(chroma, height));
 }
 
-std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame) {
+std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame, std::int64_t skip_bytes) {
     std::int64_t got = 0;
-    for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
-        if (plane->empty()) continue;
-        const std::size_t n = std::fread(plane->data(), 1, plane->size_bytes(), file);
+    auto read_into = [&](std::uint8_t* data, std::size_t size) {
+        const std::size_t n = std::fread(data, 1, size, file);
         got += static_cast<std::int64_t>(n);
-        if (n == plane->size_bytes()) continue;
+        if (n == size) return true;
         if (std::ferror(file)) {
             throw Error(ErrorKind::bad_input, "cannot read " + path + ": " + std::strerror(errno));
         }
-        break;  // end of file: the caller reports the truncated frame
+        return false;  // end of file: the caller reports the truncated frame
+    };
+    for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
+        if (!plane->empty() && !read_into(plane->data(), plane->size_bytes())) return got;
+    }
+    if (skip_bytes <= 0) return got;
+    // A regular file: seek, if the bytes are there (a short file reads to its end instead, so that
+    // the truncation is reported with what it held).
+    if (const std::optional<std::int64_t> left = bytes_left(file); left && *left >= skip_bytes) {
+        if (seek_forward(file, skip_bytes)) return got + skip_bytes;
+    }
+    std::vector<std::uint8_t> dropped(static_cast<std::size_t>(std::min<std::int64_t>(skip_bytes, 1 << 20)));
+    for (std::int64_t left = skip_bytes; left > 0;) {
+        const auto chunk = static_cast<std::size_t>(std::min<std::int64_t>(left, std::ssize(dropped)));
+        if (!read_into(dropped.data(), chunk)) break;
+        left -= static_cast<std::int64_t>(chunk);
     }
     return got;
 }

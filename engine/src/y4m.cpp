@@ -68,6 +68,7 @@ public:
     }
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
+    void set_luma_only() override { luma_only_ = true; }
 
     std::optional<Frame> read_frame() override {
         if (!read_frame_marker()) return std::nullopt;
@@ -78,8 +79,11 @@ public:
             throw Error(ErrorKind::bad_input,
                         detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
         }
-        Frame frame = make_frame(info_.width, info_.height, info_.chroma);
-        const std::int64_t got = detail::read_planes(file_.get(), path_, frame);
+        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
+        const std::int64_t got =
+            detail::read_planes(file_.get(), path_, frame,
+                                frame_bytes_ - static_cast<std::int64_t>(frame.luma.size_bytes()) -
+                                    static_cast<std::int64_t>(frame.cb.size_bytes() * 2));
         if (got != frame_bytes_) {
             throw Error(ErrorKind::bad_input,
                         detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_));
@@ -108,6 +112,7 @@ public:
     }
 
 private:
+    bool luma_only_ = false;
     [[noreturn]] void bad_header(const std::string& what) const {
         throw Error(ErrorKind::bad_input, path_ + ": bad YUV4MPEG2 header: " + what);
     }

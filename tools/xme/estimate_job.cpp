@@ -208,6 +208,8 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
                     "YUV4MPEG2 stream's header gives both");
     }
     auto reader = open_video(settings.input, settings.raw);
+    // Motion estimation and its outputs read luma only; --draw's pictures show the colour too.
+    if (!settings.on_pair) reader->set_luma_only();
     report.video = reader->info();
     if (settings.raw_options_given && report.video.format != "raw") {
         report.notices.push_back(

@@ -57,6 +57,11 @@ public:
     // luma (FFmpeg's swscale and copy); the rest is reading and decoding. Readers of raw and Y4M
     // files read straight into the frame: 0.
     [[nodiscard]] virtual double convert_seconds() const { return 0; }
+
+    // For callers that use luma only: from now on frames may come without chroma (mono), and readers
+    // that can pass over the chroma bytes without reading them do (Y4M and raw files: a third less
+    // to read in 4:2:0). FFmpeg's reader drops chroma always.
+    virtual void set_luma_only() {}
 };
 
 // Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
