@@ -171,6 +171,8 @@ std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionO
     return vulkan_device->open(options, tuning);
 }
 
+bool fast_variant_uses_strip_kernel(const SearchParams& params) { return !uses_block_search(params); }
+
 }  // namespace vulkan
 
 std::unique_ptr<Backend> make_vulkan_backend() { return std::make_unique<vulkan::VulkanBackend>(); }
