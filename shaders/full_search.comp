@@ -8,6 +8,9 @@
 // HALF_PAIRS (devices with shaderFloat16) packs two rows per f16vec2, so each of those instructions
 // handles two pixels; 16-bit floats hold integers exactly up to 2048, so the half sums are moved
 // into 32-bit ones every 8 pixels (8 * 255 < 2048). Either way the SAD is exact.
+//
+// RATE_KEY: SPEC §8 with the window centred on zero and p = 0 or the previous pair's vector (the
+// temporal predictor, read from Previous on the device): each candidate's key is strip_rate_key's.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -15,6 +18,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
 #include "search_common.glsl"
+#include "rate_key.glsl"
 
 layout(local_size_x_id = 0) in;  // STRIPS_X * TILE_H invocations
 layout(constant_id = 1) const int BLOCK = 16;
@@ -22,6 +26,7 @@ layout(constant_id = 2) const int STRIP = 4;     // adjacent candidates per invo
 layout(constant_id = 3) const int STRIPS_X = 9;  // invocations across a tile
 layout(constant_id = 4) const int TILE_H = 33;   // candidate rows per tile
 layout(constant_id = 5) const int WINDOW_PITCH = 51;  // >= WINDOW_W, padded against bank conflicts
+layout(constant_id = 6) const int RATE_KEY = 0;  // 1: SPEC §8's key (strip_rate_key), else §3's
 const int TILE_W = STRIP * STRIPS_X;
 const int WINDOW_W = TILE_W + BLOCK - 1;
 const int WINDOW_H = TILE_H + BLOCK - 1;
@@ -29,6 +34,7 @@ const int WINDOW_H = TILE_H + BLOCK - 1;
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
 layout(set = 0, binding = 2, std430) writeonly buffer BestKeys { uvec2 best_keys[]; };
+layout(set = 0, binding = 3, std430) readonly buffer Previous { uvec2 previous[]; };  // block_result()s
 
 layout(push_constant) uniform FullSearchParams {
     ivec2 frame_size;
@@ -40,6 +46,8 @@ layout(push_constant) uniform FullSearchParams {
     int tiles_x;          // tiles across and down the window of one block
     int tiles_y;
     int splits;           // workgroups per block: split z takes tiles z, z + splits, ...
+    int lambda;           // RATE_KEY: 0..65535
+    int temporal;         // RATE_KEY: 1 when p is the block's vector in Previous, else p = 0
 } params;
 
 #ifdef HALF_PAIRS
@@ -121,13 +129,36 @@ void strip_sads(ivec2 corner, out float sads[STRIP]) {
 #endif
 }
 
+// Half the strip kernel's rate key: the highest window offset a 9-bit field holds (range <= this).
+const int RATE_KEY_OFFSET = 255;
+
+// SPEC §8's key (J, |4d - p|, d.y, d.x) of integer vector d (pel; mv = 4d, so mv's order is d's) packed
+// in two words, compared as pack_key's: high = J, low = (|4d - p| - floor) << 18 | (d.y + 255) << 9 |
+// (d.x + 255). J takes the whole high word: with block 32, lambda 65535 and p anywhere in int16,
+// |4d - p| <= 4 * 255 + 32768 per component, se(v) <= 33 bits, so J <= 32*32*255 + 65535 * 66 =
+// 4,586,430 < 2^23. `floor` = max(0, |p.x| - 4R) + max(0, |p.y| - 4R) is the least |4d - p| in the
+// window, the same for every candidate of the block, so subtracting it keeps the order, and what is
+// left is at most 8R per component: 16 * 255 < 2^12 fits the 12 bits above the offsets whatever p is.
+uvec2 strip_rate_key(uint sad, ivec2 d, ivec2 p, uint distance_floor) {
+    const ivec2 e = 4 * d - p;
+    const uint cost = sad + uint(params.lambda) * (se_bits(e.x) + se_bits(e.y));
+    const uint distance = uint(abs(e.x) + abs(e.y)) - distance_floor;
+    return uvec2((distance << 18) | (uint(d.y + RATE_KEY_OFFSET) << 9) | uint(d.x + RATE_KEY_OFFSET), cost);
+}
+
 void main() {
     const int invocations = int(gl_WorkGroupSize.x);
     const int lane = int(gl_LocalInvocationID.x);
     const ivec2 block_origin = ivec2(gl_WorkGroupID.xy) * BLOCK;
     const ivec2 strip_position = ivec2(lane % STRIPS_X * STRIP, lane / STRIPS_X);
 
+    const int block_index = int(gl_WorkGroupID.y) * params.blocks_x + int(gl_WorkGroupID.x);
+
     load_current(block_origin, lane, invocations);
+    ivec2 p = ivec2(0);
+    if (RATE_KEY != 0 && params.temporal != 0) p = unpack_vector(previous[block_index].x);
+    const ivec2 beyond = max(abs(p) - 4 * params.range, ivec2(0));
+    const uint distance_floor = uint(beyond.x + beyond.y);
     uvec2 best = KEY_NONE;
     for (int tile = int(gl_WorkGroupID.z); tile < params.tiles_x * params.tiles_y; tile += params.splits) {
         const ivec2 tile_first = ivec2(tile % params.tiles_x * TILE_W, tile / params.tiles_x * TILE_H) - params.range;
@@ -141,7 +172,10 @@ void main() {
             const bool in_range = all(lessThanEqual(abs(d), ivec2(params.range)));
             const bool valid = params.restrict_border == 0 || d == ivec2(0) ||
                                inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
-            if (in_range && valid) best = key_min(best, pack_key(uint(sads[s]), 2 * d.x, 2 * d.y));
+            if (!in_range || !valid) continue;
+            const uvec2 key = RATE_KEY != 0 ? strip_rate_key(uint(sads[s]), d, p, distance_floor)
+                                            : pack_key(uint(sads[s]), 2 * d.x, 2 * d.y);
+            best = key_min(best, key);
         }
     }
 
@@ -154,7 +188,6 @@ void main() {
         barrier();
     }
     if (lane == 0) {
-        const int block_index = int(gl_WorkGroupID.y) * params.blocks_x + int(gl_WorkGroupID.x);
         best_keys[int(gl_WorkGroupID.z) * params.block_count + block_index] = reduction[0];
     }
 }

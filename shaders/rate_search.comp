@@ -11,11 +11,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "search_common.glsl"
+#include "rate_key.glsl"
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int BLOCK = 16;
 // The integer search: 0 fs, 1 dia, 2 hex, 4 ehds, 5 tz; 3 none: the fast kernel's pass left the integer
-// vector in results (plain fs+qpel: lambda 0, no predictor), and Candidates is not written.
+// vector in results (fs+qpel centred on zero, predictor none or temporal), and Candidates is not written.
 layout(constant_id = 1) const int WALK = 0;
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
@@ -43,34 +44,11 @@ layout(push_constant) uniform RateSearchParams {
 } params;
 
 const int GROUP = 64;
-const uint BIAS = 1u << 20;  // makes the vector components of a key unsigned; |component| < 2^17
 
 shared float current_block[BLOCK * BLOCK];
 shared float level_block[(BLOCK / 2) * (BLOCK / 2)];  // ehds: the block on a pyramid level
 shared uvec4 keys[GROUP];
 shared uint counts[GROUP];
-
-// SPEC §8's se(v) length: k = 2v - 1 for v > 0, -2v otherwise; 2 floor(log2(k + 1)) + 1.
-uint se_bits(int v) {
-    const uint k = v > 0 ? uint(2 * v - 1) : uint(-2 * v);
-    return 2u * uint(findMSB(k + 1u)) + 1u;
-}
-
-// §8's key of quarter-pel vector mv with distortion d, rate weight `weight` per bit.
-uvec4 candidate_key(uint distortion, uint weight, ivec2 mv, ivec2 p) {
-    const ivec2 d = mv - p;
-    const uint cost = distortion + weight * (se_bits(d.x) + se_bits(d.y));
-    return uvec4(cost, uint(abs(d.x) + abs(d.y)), uint(mv.y) + BIAS, uint(mv.x) + BIAS);
-}
-
-bool key_less4(uvec4 a, uvec4 b) {
-    if (a.x != b.x) return a.x < b.x;
-    if (a.y != b.y) return a.y < b.y;
-    if (a.z != b.z) return a.z < b.z;
-    return a.w < b.w;
-}
-
-ivec2 key_vector(uvec4 key) { return ivec2(int(key.w - BIAS), int(key.z - BIAS)); }
 
 // The smallest of the workgroup's keys (and the sum of its counts) in keys[0] and counts[0].
 void reduce(uint lane) {

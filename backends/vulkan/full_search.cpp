@@ -1,6 +1,8 @@
 // The "fast" variant: full_search.comp (integer search in shared-memory tiles) then hpel_refine.comp
 // (reduction over splits and exact integer half-pel refinement); for fs+qpel, rate_search.comp's
-// quarter-pel refinement of the reduced integer vector (SPEC §10) as a third pass.
+// quarter-pel refinement of the reduced integer vector (SPEC §10) as a third pass. With SPEC §8's
+// settings that strip_kernel_rate_key allows, every pass keys by §8 (RATE_KEY) and reads the temporal
+// predictor from the device.
 #include "full_search_half_pairs_spv.hpp"
 #include "full_search_spv.hpp"
 #include "hpel_refine_spv.hpp"
@@ -60,10 +62,14 @@ public:
         const int block_count = blocks_x * blocks_y;
         const int restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
         const int refine = options.params.subpel == Subpel::hpel ? 1 : 0;
-        search_params_ = {frame_size,      padded_size,    blocks_x,       block_count,  options.params.range,
-                          restrict_border, shape_.tiles_x, shape_.tiles_y, shape_.splits};
+        rate_key_ = uses_rate_search(options.params);
+        temporal_ = options.params.predictor == Predictor::temporal;
+        const int lambda = options.params.lambda;
+        search_params_ = {frame_size,           padded_size,     blocks_x,       block_count,
+                          options.params.range, restrict_border, shape_.tiles_x, shape_.tiles_y,
+                          shape_.splits,        lambda};
         refine_params_ = {frame_size,    padded_size,     blocks_x, block_count,
-                          shape_.splits, restrict_border, refine};
+                          shape_.splits, restrict_border, refine,   lambda};
         groups_x_ = static_cast<std::uint32_t>(blocks_x);
         groups_y_ = static_cast<std::uint32_t>(blocks_y);
 
@@ -74,10 +80,11 @@ public:
                                {"STRIP", shape_.strip},
                                {"STRIPS_X", shape_.strips_x},
                                {"TILE_H", shape_.tile_h},
-                               {"WINDOW_PITCH", shape_.window_pitch}},
+                               {"WINDOW_PITCH", shape_.window_pitch},
+                               {"RATE_KEY", rate_key_ ? 1 : 0}},
                               push_constant_layout<FullSearchParams>());
-        refine_ =
-            &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}}, push_constant_layout<HpelRefineParams>());
+        refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
+                                    push_constant_layout<HpelRefineParams>());
         keys_ = Buffer(
             context, static_cast<VkDeviceSize>(shape_.splits) * static_cast<VkDeviceSize>(block_count) * 8,
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device, "the best keys of the integer search");
@@ -85,16 +92,27 @@ public:
         search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
         refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
+        const VkBuffer previous = previous_vectors();
         for_each_frame_slot_combination(
             resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
                 search_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
                                           {"current_frame", current_view, sampler, {}},
-                                          {"BestKeys", {}, {}, keys_.get()}});
+                                          {"BestKeys", {}, {}, keys_.get()},
+                                          {"Previous", {}, {}, previous}});
                 refine_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
                                           {"current_frame", current_view, sampler, {}},
                                           {"BestKeys", {}, {}, keys_.get()},
-                                          {"Results", {}, {}, resources.results.get()}});
+                                          {"Results", {}, {}, resources.results.get()},
+                                          {"Previous", {}, {}, previous}});
             });
+    }
+
+    void set_segment_start(bool segment_start) override {
+        // A segment's first pair has no temporal predictor: p = 0, as with none.
+        const int temporal = temporal_ && !segment_start ? 1 : 0;
+        search_params_.temporal = temporal;
+        refine_params_.temporal = temporal;
+        qpel_params_.predictor = temporal;
     }
 
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
@@ -117,14 +135,22 @@ public:
     }
 
     [[nodiscard]] std::vector<std::string> pass_names() const override {
-        if (qpel_ != nullptr) return {"integer search", "reduction", "quarter-pel refinement"};
-        return {"integer search", refine_params_.refine != 0 ? "half-pel refinement" : "reduction"};
+        // XME_VULKAN_LOG prints these: they say which chains key by SPEC §8 here.
+        const std::string search = rate_key_ ? "integer search with the rate key" : "integer search";
+        if (qpel_ != nullptr) return {search, "reduction", "quarter-pel refinement"};
+        return {search, refine_params_.refine != 0 ? "half-pel refinement" : "reduction"};
     }
 
 private:
+    // The temporal predictor's buffer where the session has one; else the keys buffer fills the binding,
+    // which the shaders then never read.
+    [[nodiscard]] VkBuffer previous_vectors() const {
+        return resources_.previous != nullptr ? resources_.previous->get() : keys_.get();
+    }
+
     // rate_search.comp with WALK 3 reads the reduction's integer vectors from the results and refines
-    // them; lambda 0 and no predictor (other fs+qpel chains take the rate search plan). It writes no
-    // candidate counts and reads no previous vectors, so the keys buffer fills both bindings.
+    // them, with SPEC §8's lambda and predictor (none or temporal). It writes no candidate counts, so
+    // the keys buffer fills that binding.
     void set_up_qpel(const SessionResources& resources, Int2 padded_size) {
         Context& context = resources.context;
         const auto& options = resources.options;
@@ -135,6 +161,7 @@ private:
         qpel_params_.range = options.params.range;
         qpel_params_.restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
         qpel_params_.refine = 2;
+        qpel_params_.lambda = options.params.lambda;
         qpel_ = &context.pipeline(shaders::rate_search, {{"BLOCK", options.params.block_size}, {"WALK", 3}},
                                   push_constant_layout<RateSearchParams>());
         qpel_sets_ = std::make_unique<DescriptorSets>(context, *qpel_, frame_slot_combinations);
@@ -145,14 +172,16 @@ private:
                                         {"current_frame", current_view, sampler, {}},
                                         {"Results", {}, {}, resources.results.get()},
                                         {"Candidates", {}, {}, keys_.get()},
+                                        {"Previous", {}, {}, previous_vectors()},
                                         // Unread by WALK 3: any buffer fills them.
-                                        {"Previous", {}, {}, keys_.get()},
                                         {"ReferencePyramid", {}, {}, keys_.get()},
                                         {"CurrentPyramid", {}, {}, keys_.get()}});
             });
     }
 
     SessionResources resources_;
+    bool rate_key_ = false;  // SPEC §8's key in every pass (strip_kernel_rate_key's chains)
+    bool temporal_ = false;
     TileShape shape_;
     FullSearchParams search_params_;
     HpelRefineParams refine_params_;

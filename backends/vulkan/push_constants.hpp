@@ -27,6 +27,8 @@ struct FullSearchParams {
     std::int32_t tiles_x = 0;
     std::int32_t tiles_y = 0;
     std::int32_t splits = 1;
+    std::int32_t lambda = 0;    // RATE_KEY only
+    std::int32_t temporal = 0;  // RATE_KEY only: 1 when p is the previous pair's vector
 };
 
 struct HpelRefineParams {
@@ -37,6 +39,8 @@ struct HpelRefineParams {
     std::int32_t splits = 1;
     std::int32_t restrict_border = 0;
     std::int32_t refine = 0;
+    std::int32_t lambda = 0;    // RATE_KEY only
+    std::int32_t temporal = 0;  // RATE_KEY only
 };
 
 struct LegacyPass1Params {
@@ -113,16 +117,17 @@ struct PushConstantsOf<FullSearchParams> {
     static constexpr std::array members{
         XME_MEMBER(P, frame_size),  XME_MEMBER(P, padded_size), XME_MEMBER(P, blocks_x),
         XME_MEMBER(P, block_count), XME_MEMBER(P, range),       XME_MEMBER(P, restrict_border),
-        XME_MEMBER(P, tiles_x),     XME_MEMBER(P, tiles_y),     XME_MEMBER(P, splits)};
+        XME_MEMBER(P, tiles_x),     XME_MEMBER(P, tiles_y),     XME_MEMBER(P, splits),
+        XME_MEMBER(P, lambda),      XME_MEMBER(P, temporal)};
 };
 
 template <>
 struct PushConstantsOf<HpelRefineParams> {
     using P = HpelRefineParams;
-    static constexpr std::array members{XME_MEMBER(P, frame_size), XME_MEMBER(P, padded_size),
-                                        XME_MEMBER(P, blocks_x),   XME_MEMBER(P, block_count),
-                                        XME_MEMBER(P, splits),     XME_MEMBER(P, restrict_border),
-                                        XME_MEMBER(P, refine)};
+    static constexpr std::array members{
+        XME_MEMBER(P, frame_size),  XME_MEMBER(P, padded_size), XME_MEMBER(P, blocks_x),
+        XME_MEMBER(P, block_count), XME_MEMBER(P, splits),      XME_MEMBER(P, restrict_border),
+        XME_MEMBER(P, refine),      XME_MEMBER(P, lambda),      XME_MEMBER(P, temporal)};
 };
 
 template <>

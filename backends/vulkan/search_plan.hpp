@@ -38,9 +38,9 @@ struct SessionResources {
     const SessionOptions& options;
     const std::array<Image, frame_slot_count>& frames;  // R8_UNORM, in SHADER_READ_ONLY_OPTIMAL when read
     const Buffer& results;                              // one uvec2 (packed vector, cost) per block
-    // SPEC §8's chains only (rate_search.comp): the integer candidates each block evaluated, and the
-    // temporal predictor's previous vectors (results' layout), null otherwise.
+    // The chains of rate_search.comp only: the integer candidates each block evaluated.
     const Buffer* candidates = nullptr;
+    // SPEC §8's temporal predictor only: the previous pair's vectors (results' layout).
     const Buffer* previous = nullptr;
 };
 
@@ -82,10 +82,22 @@ public:
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
     return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;
 }
+// Whether the fast kernel (full_search.comp's RATE_KEY) computes SPEC §8's key for an fs chain with
+// these settings: the window centred on zero (one centred on the predictor moves per block and may hold
+// no valid candidate), predictor none or temporal (the spatial predictor's blocks depend on each
+// other), and a range whose offsets fit the key's 9-bit fields (strip_rate_key). The rest of §8 takes
+// rate_search.comp.
+inline constexpr int strip_rate_key_max_range = 255;
+[[nodiscard]] inline bool strip_kernel_rate_key(const SearchParams& params) {
+    return params.search == SearchMethod::full && params.centre == WindowCentre::zero &&
+           params.predictor != Predictor::spatial && params.range <= strip_rate_key_max_range;
+}
 // Whether these options need make_rate_search_plan: the fast kernel runs fs, fs+hpel and fs+qpel
-// without §8's settings (its integer winner then refined by rate_search.comp).
+// without §8's settings and with those of strip_kernel_rate_key (its integer winner then refined by
+// hpel_refine.comp, or by rate_search.comp for +qpel).
 [[nodiscard]] inline bool uses_block_search(const SearchParams& params) {
-    return uses_rate_search(params) || params.search != SearchMethod::full;
+    return params.search != SearchMethod::full ||
+           (uses_rate_search(params) && !strip_kernel_rate_key(params));
 }
 
 // Workgroups needed to cover `items` with groups of `group` items.

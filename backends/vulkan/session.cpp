@@ -57,9 +57,9 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       MemoryUse::device, "the block results");
     SessionResources resources{context, options_, frames_, results_};
-    rate_ = variant != "legacy" && uses_block_search(options.params);
-    temporal_ = rate_ && options.params.predictor == Predictor::temporal;
-    if (rate_) {
+    block_search_ = variant != "legacy" && uses_block_search(options.params);
+    temporal_ = variant != "legacy" && options.params.predictor == Predictor::temporal;
+    if (block_search_) {
         candidates_ =
             Buffer(context, blocks * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                    MemoryUse::device, "the candidate counts");
@@ -72,7 +72,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
         resources.previous = &previous_;
     }
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
-            : rate_             ? make_rate_search_plan(resources)
+            : block_search_     ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
     if (options.compensation)
         compensation_ = std::make_unique<DeviceCompensation>(resources, *options.compensation, ring_size);
@@ -94,9 +94,9 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
              // The frames, then (temporal predictor) the previous pair's vectors when the host gives them.
              Buffer(context, 2 * frame_bytes_ + (temporal_ ? result_bytes_ : 0), staging_usage,
                     MemoryUse::upload, "the frame staging buffer"),
-             // The results and guard, then (SPEC §8's chains) the candidate counts.
-             Buffer(context, guarded_bytes + (rate_ ? blocks * 4 : 0), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                    MemoryUse::readback, "the result readback buffer"),
+             // The results and guard, then (rate_search.comp's chains) the candidate counts.
+             Buffer(context, guarded_bytes + (block_search_ ? blocks * 4 : 0),
+                    VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback, "the result readback buffer"),
              0,
              {}});
     }
@@ -248,7 +248,7 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
                    VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy copy{0, 0, results_.size()};
     api.vkCmdCopyBuffer(commands, results_.get(), submission.readback.get(), 1, &copy);
-    if (rate_) {
+    if (block_search_) {
         const VkBufferCopy counts{0, results_.size(), candidates_.size()};
         api.vkCmdCopyBuffer(commands, candidates_.get(), submission.readback.get(), 1, &counts);
     }
@@ -300,7 +300,7 @@ void VulkanSession::finish_oldest() {
                                   static_cast<std::int16_t>(vector >> 16), cost};
     }
     check_result_guard(words + result_bytes_, context_.name() + "'s block results (" + variant_ + " passes)");
-    if (rate_) {
+    if (block_search_) {
         // rate_search.comp counts them: its window moves with the predictor.
         const std::uint8_t* counts = words + results_.size();
         for (std::size_t i = 0; i < result.field.blocks.size(); ++i)

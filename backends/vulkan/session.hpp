@@ -68,10 +68,10 @@ private:
     std::uint64_t clock_ = 0;
     Buffer results_;
     VkDeviceSize result_bytes_ = 0;  // 8 per block; the guard bytes follow
-    bool rate_ = false;              // SPEC §8's chains: rate_search.comp, which counts candidates itself
-    bool temporal_ = false;          // ... with the temporal predictor
+    bool block_search_ = false;      // rate_search.comp's chains: it counts the candidates itself
+    bool temporal_ = false;          // SPEC §8's temporal predictor, on either plan
     bool computed_any_ = false;
-    Buffer candidates_;  // rate_: 4 bytes per block
+    Buffer candidates_;  // block_search_: 4 bytes per block
     Buffer previous_;    // temporal_: the previous pair's results, 8 bytes per block
     std::unique_ptr<SearchPlan> plan_;
     std::unique_ptr<DeviceCompensation> compensation_;      // SessionOptions::compensation, when asked

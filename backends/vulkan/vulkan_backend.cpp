@@ -43,7 +43,8 @@ public:
     // SPEC §6: the legacy variant's half-pel samples come from the sampler, off by at most the probe's
     // error per pixel (cost4 units), so its fs+hpel vectors may cost that much more per pixel.
     // SPEC §8 (rate term, predictors, centred window), §10's quarter-pel refinement and §11's fast
-    // searches in the fast variant only (rate_search.comp); legacy is SPEC §5's distortion-only design.
+    // searches in the fast variant only (rate_search.comp, or the strip kernel's rate key); legacy is SPEC
+    // §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
@@ -170,6 +171,8 @@ std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionO
     }
     return vulkan_device->open(options, tuning);
 }
+
+bool fast_variant_uses_strip_kernel(const SearchParams& params) { return !uses_block_search(params); }
 
 }  // namespace vulkan
 

@@ -31,6 +31,10 @@ struct SessionTuning {
 [[nodiscard]] std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
                                                                 const SessionTuning& tuning);
 
+// Whether the fast variant runs a chain with these settings in its strip kernel (full_search.comp, SPEC
+// §8's key packed in its keys) rather than in rate_search.comp, one workgroup per block.
+[[nodiscard]] bool fast_variant_uses_strip_kernel(const SearchParams& params);
+
 // The SPIR-V words of shaders/dct.comp as embedded, so that a test can check that every float
 // operation carries NoContraction (SPEC §13: no fused multiply-add).
 [[nodiscard]] std::span<const std::uint32_t> dct_shader_words();
