@@ -84,7 +84,7 @@ TEST_SUITE("conformance") {
     }
 
     TEST_CASE("vulkan: the strip kernel's rate key with predictors far outside the window, lambda 65535") {
-        const auto device = first_vulkan_device();
+        const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan strip rate key extremes");
         const auto pair = xme::test::make_pair(xme::test::Content::moving_texture, 45, 37, rng);
