@@ -2,11 +2,14 @@
 // partitions of a chosen mode, cropping to W x H, and the residual.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
 #include <utility>
 
 #include "test_support.hpp"
+#include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/metrics.hpp"
 #include "xme/motion_compensation.hpp"
@@ -94,6 +97,35 @@ TEST_SUITE("reference") {
         CHECK_THROWS_WITH_AS(
             static_cast<void>(ref::predict_blocks(reference.view(), 8, {{0, 0}}, Interpolation::h264)),
             doctest::Contains("1 entries for a frame of 6"), xme::Error);
+    }
+
+    TEST_CASE("compensate()'s prediction by rows equals the reference's, at the edges and past them too") {
+        auto rng = xme::test::rng_for("prediction by rows");
+        std::uniform_int_distribution<int> extent(-80, 80);
+        for (const auto& [width, height, block] :
+             {std::tuple{37, 29, 8}, std::tuple{64, 48, 16}, std::tuple{5, 3, 4}, std::tuple{70, 33, 32}}) {
+            const Plane reference = random_plane(width, height, rng);
+            for (const xme::Distortion distortion : {xme::Distortion::sad, xme::Distortion::satd}) {
+                xme::MotionField field(width, height, block, xme::CostKind{distortion, false});
+                for (auto& motion : field.blocks) {
+                    // Half-pel vectors (even quarter components) for bilinear; any for H.264's samples.
+                    const int x = extent(rng);
+                    const int y = extent(rng);
+                    motion.mv_x = static_cast<std::int16_t>(distortion == xme::Distortion::sad ? x & ~1 : x);
+                    motion.mv_y = static_cast<std::int16_t>(distortion == xme::Distortion::sad ? y & ~1 : y);
+                }
+                field.blocks.front() = {};  // one block at (0, 0), inside: the row path for sure
+                const Plane expected = ref::predict_field(reference.view(), field);
+                const Plane actual = xme::predict_field_by_rows(reference.view(), field);
+                CAPTURE(width);
+                CAPTURE(block);
+                CHECK(std::equal(expected.data(), expected.data() + expected.size_bytes(), actual.data()));
+            }
+        }
+        xme::MotionField odd(16, 16, 8, xme::CostKind{});
+        odd.blocks[1].mv_x = 1;  // quarter pel under bilinear: the reference's error
+        CHECK_THROWS_AS(static_cast<void>(xme::predict_field_by_rows(random_plane(16, 16, rng).view(), odd)),
+                        xme::Error);
     }
 
     TEST_CASE("luma PSNR is 10 log10(255^2 / MSE) of the exact squared error, on rows of any width") {

@@ -27,7 +27,7 @@ CompensatedFrame compensate(PlaneView reference, PlaneView current, const Motion
                             const std::optional<TransformOptions>& transform) {
     if (transform) static_cast<void>(reference::quantise_dequantise(0, transform->quantiser_step));
     CompensatedFrame frame;
-    frame.prediction = reference::predict_field(reference, field);
+    frame.prediction = predict_field_by_rows(reference, field);
     frame.residual = reference::residual(current, frame.prediction.view());
     frame.residual_abs_sum = reference::residual_abs_sum(frame.residual);
     if (!transform) return frame;

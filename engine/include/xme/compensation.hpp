@@ -55,6 +55,11 @@ namespace reference {
 
 }  // namespace reference
 
+// SPEC §12's prediction as compensate() makes it: reference::predict_field's samples, computed by
+// rows where a block's bilinear reads stay inside the plane (most blocks), by the reference elsewhere
+// (edges, §9's partitions, §10's H.264 samples).
+[[nodiscard]] Plane predict_field_by_rows(PlaneView reference, const MotionField& field);
+
 // SPEC §12 (and §13 with `transform`) for one frame pair's field. Throws Error(invalid_argument) for a
 // quantiser step out of range.
 [[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
