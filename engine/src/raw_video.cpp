@@ -49,10 +49,7 @@ public:
             if (*left < frame_bytes_) truncated(*left);
         }
         Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
-        const std::int64_t got =
-            detail::read_planes(file_.get(), path_, frame,
-                                frame_bytes_ - static_cast<std::int64_t>(frame.luma.size_bytes()) -
-                                    static_cast<std::int64_t>(frame.cb.size_bytes() * 2));
+        const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got == 0) return std::nullopt;
         if (got != frame_bytes_) truncated(got);
         ++next_frame_;

@@ -89,9 +89,13 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     auto seconds_since = [](Clock::time_point start) {
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
-    auto read_start = Clock::now();
-    std::optional<Frame> first = next_frame();
-    host_times_.read_seconds += seconds_since(read_start);
+    auto timed_next_frame = [&] {
+        const auto start = Clock::now();
+        std::optional<Frame> frame = next_frame();
+        host_times_.read_seconds += seconds_since(start);
+        return frame;
+    };
+    std::optional<Frame> first = timed_next_frame();
     if (!first) return;
     const auto owner = std::make_shared<Shared>();
     Shared& shared = *owner;
@@ -128,8 +132,10 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     std::exception_ptr reader_failure;
     std::exception_ptr caller_failure;  // from deliver or notice (an output not writable), or our own
     std::unique_lock lock(shared.mutex);
-    auto wait = [&] {
-        shared.changed.wait_for(lock, shared.watch_interval());
+    // Waits for a change, then abandons the devices hung meanwhile (the reader's and the delivery
+    // thread's waits both watch them).
+    auto wait = [&](std::unique_lock<std::mutex>& held) {
+        shared.changed.wait_for(held, shared.watch_interval());
         shared.abandon_hung_devices();
     };
     // Delivers, in order, every pair that is complete; the caller holds the lock.
@@ -166,10 +172,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     std::thread delivery([&] {
         std::unique_lock held(shared.mutex);
         try {
-            for (deliver_ready(held); !shared.over() && !shared.stopping; deliver_ready(held)) {
-                shared.changed.wait_for(held, shared.watch_interval());
-                shared.abandon_hung_devices();
-            }
+            for (deliver_ready(held); !shared.over() && !shared.stopping; deliver_ready(held)) wait(held);
         } catch (...) {
             if (!held.owns_lock()) held.lock();
             caller_failure = std::current_exception();
@@ -180,18 +183,16 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     try {
         while (!shared.reading_done && !shared.failure && !delivery_failed) {
             if (shared.last_pair - shared.next_delivery + 1 >= window) {
-                wait();
+                wait(lock);
                 continue;
             }
             lock.unlock();
             std::optional<Frame> frame;
-            read_start = Clock::now();
             try {
-                frame = next_frame();
+                frame = timed_next_frame();
             } catch (...) {
                 reader_failure = std::current_exception();
             }
-            host_times_.read_seconds += seconds_since(read_start);
             lock.lock();
             if (!frame) break;
             const std::int64_t pair = ++shared.last_pair;
@@ -207,7 +208,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.reading_done = true;
     shared.changed.notify_all();
     // The delivery thread ends once every pair is delivered, a failure ends the run, or it failed.
-    while (!delivery_failed && !shared.over()) wait();
+    while (!delivery_failed && !shared.over()) wait(lock);
     shared.stopping = true;
     shared.changed.notify_all();
     lock.unlock();
@@ -215,7 +216,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     lock.lock();
     // Every worker leaves: those inside a device call when it returns, or, past the timeout, not
     // at all (they are abandoned and left behind).
-    while (shared.workers_running > 0) wait();
+    while (shared.workers_running > 0) wait(lock);
     devices_ = shared.devices;
     const std::exception_ptr device_failure = shared.failure;
     const std::vector<bool> abandoned = shared.abandoned;

@@ -137,7 +137,7 @@ std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma) {
     return plane(width, height) + 2 * plane(chroma_width(chroma, width), chroma_height(chroma, height));
 }
 
-std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame, std::int64_t skip_bytes) {
+std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame, std::int64_t frame_bytes) {
     std::int64_t got = 0;
     auto read_into = [&](std::uint8_t* data, std::size_t size) {
         const std::size_t n = std::fread(data, 1, size, file);
@@ -151,6 +151,7 @@ std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame,
     for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
         if (!plane->empty() && !read_into(plane->data(), plane->size_bytes())) return got;
     }
+    const std::int64_t skip_bytes = frame_bytes - got;
     if (skip_bytes <= 0) return got;
     // A regular file: seek, if the bytes are there (a short file reads to its end instead, so that
     // the truncation is reported with what it held).

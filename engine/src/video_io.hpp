@@ -35,11 +35,12 @@ inline constexpr int max_io_dimension = 1 << 16;
 // Bytes of one tightly packed frame: luma, then Cb, then Cr.
 [[nodiscard]] std::int64_t frame_size_bytes(int width, int height, ChromaFormat chroma);
 
-// Fills every plane of `frame` from `file`, then passes over `skip_bytes` more (the chroma a luma-only
-// frame does not take: a seek where the file allows, else read and dropped); returns how many bytes it
-// got (fewer than asked only at the end of the file). Throws Error(bad_input) on a read error.
+// Reads one frame of `frame_bytes` from `file`: fills every plane of `frame`, and passes over what its
+// planes do not take (the chroma of a luma-only frame: a seek where the file allows, else read and
+// dropped); returns how many bytes it got (fewer than frame_bytes only at the end of the file).
+// Throws Error(bad_input) on a read error.
 [[nodiscard]] std::int64_t read_planes(std::FILE* file, const std::string& path, Frame& frame,
-                                       std::int64_t skip_bytes = 0);
+                                       std::int64_t frame_bytes);
 
 // Moves `bytes` forward; false when the stream cannot seek.
 [[nodiscard]] bool seek_forward(std::FILE* file, std::int64_t bytes);

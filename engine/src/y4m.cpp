@@ -80,10 +80,7 @@ public:
                         detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
         }
         Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
-        const std::int64_t got =
-            detail::read_planes(file_.get(), path_, frame,
-                                frame_bytes_ - static_cast<std::int64_t>(frame.luma.size_bytes()) -
-                                    static_cast<std::int64_t>(frame.cb.size_bytes() * 2));
+        const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got != frame_bytes_) {
             throw Error(ErrorKind::bad_input,
                         detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_));
