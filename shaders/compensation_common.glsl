@@ -24,6 +24,9 @@ const int RESIDUAL_ABS_SUM = 0;
 const int COEFFICIENT_ENERGY = 1;
 const int ZERO_COEFFICIENTS = 2;
 const int RECONSTRUCTION_SSE = 3;
+const int PREDICTION_SSE = 4;   // residual^2: MC-PSNR's sum
+const int ZERO_MOTION_SSE = 5;  // (current - reference)^2: zero-motion PSNR's
+const int NO_FIGURE = -1;
 
 // Adds `value` to a figure: the carry out of the low word goes to the high one. Each addition wraps
 // the low word at most once, so once all are done the two words hold the exact sum.
@@ -33,18 +36,21 @@ void add_to_figure(int figure, uint value) {
     if (before + value < before) atomicAdd(figures[2 * figure + 1], 1u);
 }
 
-// A workgroup's share of up to two figures: summed in shared memory, then one atomic each. Per
-// workgroup the sums fit 32 bits (a block's |residual| <= 1024 * 255; a tile's F^2 <= 64 * 4080^2).
-shared uint group_sums[2];
+// A workgroup's share of up to three figures (NO_FIGURE: unused): summed in shared memory, then one
+// atomic each. Per workgroup the sums fit 32 bits (a block's |residual| <= 1024 * 255 and residual^2 <=
+// 1024 * 255^2; a tile's F^2 <= 64 * 4080^2).
+shared uint group_sums[3];
 void clear_group_sums(uint lane) {  // then a barrier before add_group_sums
-    if (lane < 2u) group_sums[lane] = 0u;
+    if (lane < 3u) group_sums[lane] = 0u;
 }
-void add_group_sums(uint lane, int first_figure, uint first, int second_figure, uint second) {
-    if (first != 0u) atomicAdd(group_sums[0], first);
-    if (second != 0u) atomicAdd(group_sums[1], second);
+void add_group_sums(uint lane, ivec3 figure, uvec3 value) {
+    for (int i = 0; i < 3; ++i) {
+        if (value[i] != 0u) atomicAdd(group_sums[i], value[i]);
+    }
     barrier();
     if (lane == 0u) {
-        add_to_figure(first_figure, group_sums[0]);
-        if (second_figure >= 0) add_to_figure(second_figure, group_sums[1]);
+        for (int i = 0; i < 3; ++i) {
+            if (figure[i] != NO_FIGURE) add_to_figure(figure[i], group_sums[i]);
+        }
     }
 }

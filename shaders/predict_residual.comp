@@ -1,6 +1,6 @@
 // SPEC §12 after the search, with the vectors still on the device: each block's prediction from its
 // final vector in the results buffer, the residual current - prediction in 8x8 tiles for dct.comp,
-// and the sum of |residual|. One workgroup per block; each invocation does 4 horizontally adjacent
+// and the sums of |residual|, residual^2 and the zero-motion (current - reference)^2. One workgroup per block; each invocation does 4 horizontally adjacent
 // samples (blocks are at least 4 wide and 4-aligned), so it writes whole words of both planes.
 // Integers only, bit-exact with engine/src/reference/predict.cpp by construction.
 #version 450
@@ -46,6 +46,8 @@ void main() {
     if (H264 != 0) stage_planes(lane, origin + (mv >> 2) - 1);
     barrier();
     uint magnitude = 0u;
+    uint squared = 0u;
+    uint zero_motion = 0u;
     const int words_across = BLOCK / 4;
     for (int word = int(lane); word < words_across * BLOCK; word += GROUP) {
         const ivec2 at = origin + ivec2(4 * (word % words_across), word / words_across);
@@ -57,13 +59,18 @@ void main() {
             if (pixel.x >= params.frame_size.x) break;
             const int predicted =
                 H264 != 0 ? h264_sample(4 * (pixel - origin + 1) + (mv & 3)) : bilinear_sample(pixel, mv);
-            difference[k] = int(pel(current_frame, pixel, params.frame_size)) - predicted;
+            const int current = int(pel(current_frame, pixel, params.frame_size));
+            const int still = current - ipel(pixel);
+            difference[k] = current - predicted;
             magnitude += uint(abs(difference[k]));
+            squared += uint(difference[k] * difference[k]);
+            zero_motion += uint(still * still);
             samples |= uint(predicted) << (8 * k);
         }
         prediction[at.y * params.prediction_pitch + at.x / 4] = samples;
         residual[tile_element(at) / 4] =
             uvec2(pack_int16(difference[0], difference[1]), pack_int16(difference[2], difference[3]));
     }
-    add_group_sums(lane, RESIDUAL_ABS_SUM, magnitude, -1, 0u);
+    add_group_sums(lane, ivec3(RESIDUAL_ABS_SUM, PREDICTION_SSE, ZERO_MOTION_SSE),
+                   uvec3(magnitude, squared, zero_motion));
 }

@@ -39,5 +39,5 @@ void main() {
         zeros += restored[k] == 0 ? 1u : 0u;
     }
     dequantised[word] = pack_int16(restored[0], restored[1]);
-    add_group_sums(lane, COEFFICIENT_ENERGY, energy, ZERO_COEFFICIENTS, zeros);
+    add_group_sums(lane, ivec3(COEFFICIENT_ENERGY, ZERO_COEFFICIENTS, NO_FIGURE), uvec3(energy, zeros, 0u));
 }

@@ -33,5 +33,5 @@ void main() {
             clamp(predicted + residual[k], 0, 255) - int(pel(current_frame, pixel, params.frame_size));
         squared += uint(difference * difference);
     }
-    add_group_sums(lane, RECONSTRUCTION_SSE, squared, -1, 0u);
+    add_group_sums(lane, ivec3(RECONSTRUCTION_SSE, NO_FIGURE, NO_FIGURE), uvec3(squared, 0u, 0u));
 }

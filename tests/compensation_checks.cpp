@@ -42,10 +42,21 @@ std::string compensation_difference(const CompensatedFrame& expected, const Comp
     if (auto d = plane_difference("the prediction", expected.prediction, actual.prediction); !d.empty())
         return d;
     if (auto d = plane_difference("the residual", expected.residual, actual.residual); !d.empty()) return d;
-    if (expected.residual_abs_sum != actual.residual_abs_sum) {
-        return "residual_abs_sum " + std::to_string(actual.residual_abs_sum) + ", expected " +
-               std::to_string(expected.residual_abs_sum);
-    }
+    const auto figure = [](const char* name, std::uint64_t expected_value, std::uint64_t actual_value) {
+        if (expected_value == actual_value) return std::string();
+        return std::string(name) + " " + std::to_string(actual_value) + ", expected " +
+               std::to_string(expected_value);
+    };
+    if (auto d = figure("residual_abs_sum", expected.residual_abs_sum, actual.residual_abs_sum); !d.empty())
+        return d;
+    if (auto d = figure("prediction_squared_error", expected.prediction_squared_error,
+                        actual.prediction_squared_error);
+        !d.empty())
+        return d;
+    if (auto d = figure("zero_motion_squared_error", expected.zero_motion_squared_error,
+                        actual.zero_motion_squared_error);
+        !d.empty())
+        return d;
     if (expected.coefficients.has_value() != actual.coefficients.has_value())
         return "coefficients present on one side only";
     if (expected.coefficients) {

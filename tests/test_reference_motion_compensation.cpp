@@ -92,8 +92,22 @@ TEST_SUITE("reference") {
             }
         }
         const Plane current = random_plane(20, 12, rng);
-        CHECK(xme::measure_frame(reference.view(), current.view(), field, xme::SearchParams{}).mc_psnr_db ==
-              xme::luma_psnr(prediction.view(), current.view()));
+        const xme::FrameMetrics measured =
+            xme::measure_frame(reference.view(), current.view(), field, xme::SearchParams{});
+        CHECK(measured.mc_psnr_db == xme::luma_psnr(prediction.view(), current.view()));
+        CHECK(measured.zero_psnr_db == xme::luma_psnr(reference.view(), current.view()));
+        // From the sums compensate() (or a device) makes: the same PSNRs, bit for bit, with no prediction.
+        xme::CompensatedFrame compensated =
+            xme::compensate(reference.view(), current.view(), field, xme::CompensationRequest{{}, false});
+        CHECK(compensated.prediction.width() == 0);
+        const xme::FrameMetrics from_sums = xme::measure_frame(reference.view(), current.view(), field,
+                                                               xme::SearchParams{}, nullptr, &compensated);
+        CHECK(from_sums.mc_psnr_db == measured.mc_psnr_db);
+        CHECK(from_sums.zero_psnr_db == measured.zero_psnr_db);
+        compensated.prediction_squared_error += 1;  // the sums are what it reads
+        CHECK(xme::measure_frame(reference.view(), current.view(), field, xme::SearchParams{}, nullptr,
+                                 &compensated)
+                  .mc_psnr_db < measured.mc_psnr_db);
         CHECK_THROWS_WITH_AS(
             static_cast<void>(ref::predict_blocks(reference.view(), 8, {{0, 0}}, Interpolation::h264)),
             doctest::Contains("1 entries for a frame of 6"), xme::Error);

@@ -173,6 +173,10 @@ void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
         prediction[static_cast<std::size_t>(p.y * width + p.x)] = static_cast<std::uint8_t>(predicted);
         residual[static_cast<std::size_t>(e)] = static_cast<std::int16_t>(sample - predicted);
         figures.residual_abs_sum += static_cast<unsigned long long>(std::abs(sample - predicted));
+        figures.prediction_sse +=
+            static_cast<unsigned long long>((sample - predicted) * (sample - predicted));
+        const int still = sample - ref.origin()[p.y * layout.pitch + p.x];
+        figures.zero_motion_sse += static_cast<unsigned long long>(still * still);
     }
     std::vector<std::int16_t> coefficients(residual.size());
     std::vector<std::int16_t> dequantised(residual.size());
@@ -223,6 +227,12 @@ void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
     if (figures.residual_abs_sum != expected.residual_abs_sum)
         fail("residual_abs_sum", static_cast<long long>(figures.residual_abs_sum),
              static_cast<long long>(expected.residual_abs_sum));
+    if (figures.prediction_sse != expected.prediction_squared_error)
+        fail("prediction squared error", static_cast<long long>(figures.prediction_sse),
+             static_cast<long long>(expected.prediction_squared_error));
+    if (figures.zero_motion_sse != expected.zero_motion_squared_error)
+        fail("zero-motion squared error", static_cast<long long>(figures.zero_motion_sse),
+             static_cast<long long>(expected.zero_motion_squared_error));
     if (figures.coefficient_energy != expected.transform->coefficient_energy)
         fail("coefficient energy", static_cast<long long>(figures.coefficient_energy),
              static_cast<long long>(expected.transform->coefficient_energy));

@@ -39,11 +39,32 @@ __device__ __forceinline__ CompensationFigures& figures_of_cta(const Compensatio
     return job.figures[blockIdx.x % kFigureSlots];
 }
 
+// A thread's share of the prediction's figures (CompensationFigures): a thread sums at most B * B / 32
+// samples (32 at B = 32), each below 2^16, so 32 bits hold each until add_sums.
+struct PredictionSums {
+    unsigned magnitude = 0;
+    unsigned squared = 0;
+    unsigned zero_motion = 0;
+};
+__device__ __forceinline__ void add_sample(PredictionSums& sums, int current, int predicted, int reference) {
+    const int difference = current - predicted;
+    const int still = current - reference;
+    sums.magnitude += static_cast<unsigned>(abs(difference));
+    sums.squared += static_cast<unsigned>(difference * difference);
+    sums.zero_motion += static_cast<unsigned>(still * still);
+}
+__device__ __forceinline__ void add_sums(const PredictionSums& sums, const CompensationJob& job) {
+    CompensationFigures& figures = figures_of_cta(job);
+    cta_add(sums.magnitude, &figures.residual_abs_sum);
+    cta_add(sums.squared, &figures.prediction_sse);
+    cta_add(sums.zero_motion, &figures.zero_motion_sse);
+}
+
 __global__ void __launch_bounds__(kThreads) predict_bilinear_kernel(CompensationJob job) {
     const int element = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
     const FrameLayout& f = job.search.layout;
     const compensation::TilePosition p = compensation::tile_position(element, job.tiles_x);
-    unsigned long long magnitude = 0;
+    PredictionSums sums;
     if (element < element_count(job) && p.x < f.width && p.y < f.height) {
         const int b = job.search.block_size;
         const compensation::Vector4 mv =
@@ -53,9 +74,10 @@ __global__ void __launch_bounds__(kThreads) predict_bilinear_kernel(Compensation
         job.prediction[static_cast<std::ptrdiff_t>(p.y) * f.width + p.x] =
             static_cast<std::uint8_t>(predicted);
         job.residual[element] = static_cast<std::int16_t>(current - predicted);
-        magnitude = static_cast<unsigned long long>(abs(current - predicted));
+        add_sample(sums, current, predicted,
+                   job.search.reference[static_cast<std::ptrdiff_t>(p.y) * f.pitch + p.x]);
     }
-    cta_add(magnitude, &figures_of_cta(job).residual_abs_sum);
+    add_sums(sums, job);
 }
 
 template <int B>
@@ -64,7 +86,7 @@ __global__ void __launch_bounds__(32 * kWarps) predict_h264_kernel(CompensationJ
     const int block = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
     const SearchJob& s = job.search;
     const FrameLayout& f = s.layout;
-    unsigned long long magnitude = 0;
+    PredictionSums sums;
     if (block < s.blocks_x * s.blocks_y) {  // whole warps: each stays converged
         const int x = (block % s.blocks_x) * B;
         const int y = (block / s.blocks_x) * B;
@@ -82,11 +104,12 @@ __global__ void __launch_bounds__(32 * kWarps) predict_h264_kernel(CompensationJ
                         static_cast<std::uint8_t>(predicted);
                     job.residual[compensation::tile_element(px + k, py, job.tiles_x)] =
                         static_cast<std::int16_t>(current - predicted);
-                    magnitude += static_cast<unsigned long long>(abs(current - predicted));
+                    add_sample(sums, current, predicted,
+                               s.reference[static_cast<std::ptrdiff_t>(py) * f.pitch + px + k]);
                 }
             });
     }
-    cta_add(magnitude, &figures_of_cta(job).residual_abs_sum);
+    add_sums(sums, job);
 }
 
 __global__ void __launch_bounds__(kThreads)

@@ -16,6 +16,8 @@ namespace xme::cuda {
 inline constexpr int kFigureSlots = 32;
 struct CompensationFigures {
     unsigned long long residual_abs_sum;
+    unsigned long long prediction_sse;   // residual^2: MC-PSNR's sum
+    unsigned long long zero_motion_sse;  // (current - reference)^2 at the same position: zero-motion PSNR's
     unsigned long long coefficient_energy;  // inside W x H
     unsigned long long zero_coefficients;   // inside W x H, those that quantise to zero
     unsigned long long reconstruction_sse;  // clip(prediction + inverse) against the current frame
@@ -36,7 +38,8 @@ struct CompensationJob {
     CompensationFigures* figures = nullptr;  // kFigureSlots of them
 };
 
-// The prediction and the residual (current - prediction) of every sample of W x H, and |residual|'s sum.
+// The prediction and the residual (current - prediction) of every sample of W x H, the sums of |residual|
+// and residual^2, and the zero-motion squared error.
 cudaError_t launch_predict_residual(const CompensationJob& job, cudaStream_t stream);
 // SPEC §13's quantiser on the forward transform's tiles: q * S into `dequantised` (zero outside W x H,
 // so that the inverse reads zeros for the cropped coefficients), the energy and the zero count.

@@ -148,6 +148,8 @@ CompensatedFrame DeviceCompensation::result(int stage) const {
         std::memcpy(&part, static_cast<const std::uint8_t*>(s.figures_host) + slot * sizeof(part),
                     sizeof(part));
         figures.residual_abs_sum += part.residual_abs_sum;
+        figures.prediction_sse += part.prediction_sse;
+        figures.zero_motion_sse += part.zero_motion_sse;
         figures.coefficient_energy += part.coefficient_energy;
         figures.zero_coefficients += part.zero_coefficients;
         figures.reconstruction_sse += part.reconstruction_sse;
@@ -160,6 +162,8 @@ CompensatedFrame DeviceCompensation::result(int stage) const {
     }
     if (s.residual_host != nullptr) frame.residual = untile(s.residual_host);
     frame.residual_abs_sum = figures.residual_abs_sum;
+    frame.prediction_squared_error = figures.prediction_sse;
+    frame.zero_motion_squared_error = figures.zero_motion_sse;
     if (!request_.transform) return frame;
     if (s.coefficients_host != nullptr) frame.coefficients = untile(s.coefficients_host);
     TransformFigures transform;

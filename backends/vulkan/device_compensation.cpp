@@ -15,7 +15,8 @@
 namespace xme::vulkan {
 namespace {
 
-constexpr int figure_count = 4;  // compensation_common.glsl: residual, energy, zeros, reconstruction
+// compensation_common.glsl: |residual|, energy, zeros, reconstruction, prediction and zero-motion errors
+constexpr int figure_count = 6;
 constexpr VkDeviceSize figure_bytes = figure_count * 8;
 constexpr std::uint32_t dct_blocks_per_group = 8;  // dct.comp
 
@@ -286,6 +287,8 @@ CompensatedFrame DeviceCompensation::result(std::size_t index) const {
     }
     if (request_.residual) frame.residual = untile(bytes + p.residual_at);
     frame.residual_abs_sum = figures[0];
+    frame.prediction_squared_error = figures[4];
+    frame.zero_motion_squared_error = figures[5];
     if (!request_.transform) return frame;
     if (request_.coefficients) frame.coefficients = untile(bytes + p.coefficients_at);
     // As compensate() computes them: the same integers, the same double operations.

@@ -30,6 +30,8 @@ CompensatedFrame compensate(PlaneView reference, PlaneView current, const Motion
     frame.prediction = predict_field_by_rows(reference, field);
     frame.residual = reference::residual(current, frame.prediction.view());
     frame.residual_abs_sum = reference::residual_abs_sum(frame.residual);
+    frame.prediction_squared_error = squared_error(frame.prediction.view(), current);
+    frame.zero_motion_squared_error = squared_error(reference, current);
     if (!transform) return frame;
 
     Int16Plane coefficients = reference::forward_transform_plane(frame.residual, transform->variant);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "xme/compensation.hpp"
 #include "xme/motion_compensation.hpp"
 #include "xme/rate.hpp"
 #include "xme/reference.hpp"
@@ -26,8 +27,7 @@ std::uint32_t squared_error_of_run(const std::uint8_t* a, const std::uint8_t* b,
 
 }  // namespace
 
-double luma_psnr(PlaneView a, PlaneView b) {
-    // Exact, as the doubles were (every partial sum of integers below 2^53): the same PSNR.
+std::uint64_t squared_error(PlaneView a, PlaneView b) {
     constexpr int kRun = 16384;
     std::uint64_t squared = 0;
     for (int y = 0; y < a.height; ++y) {
@@ -35,7 +35,12 @@ double luma_psnr(PlaneView a, PlaneView b) {
             squared += squared_error_of_run(a.row(y) + x, b.row(y) + x, std::min(kRun, a.width - x));
         }
     }
-    return psnr_of_squared_error(static_cast<double>(squared), a.width, a.height);
+    return squared;
+}
+
+double luma_psnr(PlaneView a, PlaneView b) {
+    // Exact, as the doubles were (every partial sum of integers below 2^53): the same PSNR.
+    return psnr_of_squared_error(static_cast<double>(squared_error(a, b)), a.width, a.height);
 }
 
 double psnr_of_squared_error(double squared, int width, int height) {
@@ -45,7 +50,8 @@ double psnr_of_squared_error(double squared, int width, int height) {
 }
 
 FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
-                           const SearchParams& params, const MotionField* previous, const Plane* prediction) {
+                           const SearchParams& params, const MotionField* previous,
+                           const CompensatedFrame* compensated) {
     FrameMetrics metrics;
     const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
     for (std::size_t i = 0; i < field.blocks.size(); ++i) {
@@ -69,9 +75,14 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
     metrics.total_cost = field.total_cost();
     metrics.cost_kind = field.cost_kind;
     metrics.candidates = field.total_candidates();
-    metrics.mc_psnr_db = luma_psnr(
-        prediction != nullptr ? prediction->view() : reference::predict_field(reference, field).view(),
-        current);
+    if (compensated != nullptr) {  // the sums a device made with the prediction: no plane to read here
+        metrics.mc_psnr_db = psnr_of_squared_error(static_cast<double>(compensated->prediction_squared_error),
+                                                   current.width, current.height);
+        metrics.zero_psnr_db = psnr_of_squared_error(
+            static_cast<double>(compensated->zero_motion_squared_error), current.width, current.height);
+        return metrics;
+    }
+    metrics.mc_psnr_db = luma_psnr(reference::predict_field(reference, field).view(), current);
     metrics.zero_psnr_db = luma_psnr(reference, current);
     return metrics;
 }

@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 
 # The figures of an estimate report, one per line, without the timings.
 figures() {
-    grep -oE '"(residual_abs_sum|coefficient_energy|zero_fraction|reconstruction_psnr_db|mc_psnr_db)": ?[^,}]*' "$1"
+    grep -oE '"(residual_abs_sum|coefficient_energy|zero_fraction|reconstruction_psnr_db|mc_psnr_db|zero_psnr_db)": ?[^,}]*' "$1"
 }
 
 # xme estimate on cpu and cuda:0 with every output; the files and the figures must be identical.
@@ -36,8 +36,20 @@ estimate_both() {  # estimate_both NAME ARGS...
     echo "$name: fields, prediction, residual, coefficients and figures identical ($(figures "$d/cpu.json" | wc -l) figures)"
 }
 
+# Without plane outputs the device returns only its sums (no prediction): the PSNRs must still match.
+metrics_both() {  # metrics_both NAME ARGS...
+    local name=$1; shift
+    local d=$OUT/$name
+    mkdir -p "$d"
+    for device in cpu cuda:0; do
+        "$xme" estimate "$clip" --backend "$device" --frames 12 -q --json "$d/${device%%:*}.json" "$@" || return 1
+    done
+    diff <(figures "$d/cpu.json") <(figures "$d/cuda.json") || return 1
+    echo "$name: figures identical ($(figures "$d/cpu.json" | wc -l) figures)"
+}
+
 # `step` runs its command under timeout(1), which runs programs, not shell functions: export them.
-export -f figures estimate_both
+export -f figures estimate_both metrics_both
 export xme clip OUT
 
 if [ "$mode" = correctness ]; then
@@ -53,6 +65,8 @@ if [ "$mode" = correctness ]; then
     TAIL=4 step estimate_matrix_ehds_qpel 200 bash -c 'estimate_both "$@"' _ matrix_ehds_qpel --algo ehds+qpel --lambda 4 \
         --transform matrix --qstep 10
     TAIL=4 step estimate_ehds_integer 200 bash -c 'estimate_both "$@"' _ loeffler_ehds --algo ehds --transform loeffler --block 8
+    TAIL=4 step metrics_only_hpel 200 bash -c 'metrics_both "$@"' _ metrics_hpel --algo fs+hpel
+    TAIL=4 step metrics_only_qpel 200 bash -c 'metrics_both "$@"' _ metrics_qpel --algo fs+qpel --block 8
     # The rate chain without refinement keeps keys, not records: compensation asks for the records.
     TAIL=4 step estimate_fs_temporal 200 bash -c 'estimate_both "$@"' _ fs_temporal --algo fs --qp 28 \
         --predictor temporal --transform loeffler

@@ -172,7 +172,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         record.residual_abs_sum = compensated.residual_abs_sum;
         record.transform = compensated.transform;
         record.metrics = measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field, params,
-                                       previous, &compensated.prediction);
+                                       previous, &compensated);
         if (params.predictor == Predictor::temporal) temporal_predictors = field;
         record.comparisons = pixel_comparisons(field, params);
         for (const auto& result : pair.results) {
@@ -230,10 +230,10 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     Registry registry = make_builtin_registry();
     ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason),
                             settings.session};
-    // The metrics need the prediction; the other planes only when a file takes them.
-    options.session.compensation =
-        CompensationRequest{settings.transform, true, !settings.compensation.residual.empty(),
-                            !settings.compensation.coefficients.empty()};
+    // The metrics need only the figures (the squared errors); the planes come back when a file takes them.
+    options.session.compensation = CompensationRequest{settings.transform, !settings.compensation.prediction.empty(),
+                                                       !settings.compensation.residual.empty(),
+                                                       !settings.compensation.coefficients.empty()};
     options.session.width = report.video.width;
     options.session.height = report.video.height;
     if (settings.verbose && !report.choice_reason.empty())

@@ -31,7 +31,8 @@ struct TransformFigures {
 
 // What a session computes after each pair's search (SessionOptions::compensation): SPEC §12, §13 with
 // `transform`, and which planes come back. The figures (residual_abs_sum, transform) always come back;
-// a plane not asked for is left empty (0 x 0), so that a device need not download it.
+// a plane not asked for is left empty (0 x 0), so that a device need not download it: the metrics
+// need only the squared errors (measure_frame).
 struct CompensationRequest {
     std::optional<TransformOptions> transform;
     bool prediction = true;
@@ -43,6 +44,8 @@ struct CompensatedFrame {
     Plane prediction;     // empty when the request did not ask for it
     Int16Plane residual;  // likewise
     std::uint64_t residual_abs_sum = 0;
+    std::uint64_t prediction_squared_error = 0;   // sum of residual^2 over W x H: MC-PSNR's
+    std::uint64_t zero_motion_squared_error = 0;  // sum of (current - reference)^2: zero-motion PSNR's
     std::optional<Int16Plane> coefficients;  // the unquantised DCT of the residual, with a transform
     std::optional<TransformFigures> transform;
 };

@@ -9,6 +9,8 @@
 
 namespace xme {
 
+struct CompensatedFrame;
+
 struct FrameMetrics {
     std::uint64_t total_cost = 0;
     CostKind cost_kind;
@@ -27,6 +29,8 @@ struct FrameMetrics {
 inline constexpr double psnr_identical_db = 100.0;
 
 [[nodiscard]] double luma_psnr(PlaneView a, PlaneView b);
+// The sum of (a - b)^2 over the planes' samples (same size), exactly.
+[[nodiscard]] std::uint64_t squared_error(PlaneView a, PlaneView b);
 // luma_psnr from the sum of squared differences of width x height samples (summed exactly, so a device
 // that sums them in integers reports the same value bit for bit).
 [[nodiscard]] double psnr_of_squared_error(double squared, int width, int height);
@@ -34,9 +38,10 @@ inline constexpr double psnr_identical_db = 100.0;
 // mc_psnr_db from the prediction of SPEC §12 (reference::predict_field, xme/motion_compensation.hpp);
 // rate_bits against the predictors `params` names, `previous` being the pair before's field within
 // the segment (null at a segment's start; read by the temporal predictor only).
-// `prediction`, when given, is that prediction already made (xme/compensation.hpp's).
+// `compensated`, when given, is that prediction already made (xme/compensation.hpp's): its squared
+// errors give both PSNRs, so that a device that sums them need not return the prediction.
 [[nodiscard]] FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
                                          const SearchParams& params, const MotionField* previous = nullptr,
-                                         const Plane* prediction = nullptr);
+                                         const CompensatedFrame* compensated = nullptr);
 
 }  // namespace xme
