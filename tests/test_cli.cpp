@@ -75,6 +75,8 @@ TEST_SUITE("cli") {
         // Where the time went: every stage ran, and none took longer than the whole run.
         const auto& stages = summary["timing"]["stages"];
         const double wall = summary["timing"]["wall_seconds"].get<double>();
+        CHECK(stages["setup_seconds"].get<double>() > 0);
+        CHECK(stages["setup_seconds"].get<double>() + stages["read_seconds"].get<double>() <= wall);
         CHECK(stages["read_seconds"].get<double>() > 0);
         CHECK(stages["read_seconds"].get<double>() <= wall);
         CHECK(stages["deliver_seconds"].get<double>() > 0);

@@ -259,6 +259,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     };
     bool frames_lost = false;
     try {
+        report.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         run_pairs(settings, scheduler, *reader, report, frames_lost);
         if (frames_lost) {
             throw Error(ErrorKind::bad_input,

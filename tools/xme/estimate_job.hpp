@@ -69,6 +69,7 @@ struct EstimateReport {
     std::vector<std::string> notices;         // e.g. a device that failed under split
     std::string choice_reason;                // why "auto" chose its device
     double wall_seconds = 0;
+    double setup_seconds = 0;    // of wall_seconds: opening the input and the devices, before the first read
     HostStageTimes host_times;   // the run's reading and delivering (the devices' own: in `devices`)
     double convert_seconds = 0;  // of host_times.read_seconds: converting decoded pictures to luma
     std::uint64_t comparisons_per_pair = 0;  // mean over the pairs delivered

@@ -95,13 +95,15 @@ nlohmann::json stages_json(const EstimateReport& report) {
                            {"receive_seconds", d.receive_seconds},
                            {"device_seconds", device_seconds_of(report, i)}});
     }
-    return {{"read_seconds", host.read_seconds},
+    return {{"setup_seconds", report.setup_seconds},
+            {"read_seconds", host.read_seconds},
             {"decode_seconds", std::max(0.0, host.read_seconds - report.convert_seconds)},
             {"convert_seconds", report.convert_seconds},
             {"deliver_seconds", host.deliver_seconds},
             {"devices", devices},
             {"meaning",
-             "seconds each stage took on its thread: read (decode, convert) and deliver (outputs, "
+             "seconds each stage took on its thread: setup (opening the input and the devices, before "
+             "the first frame is read), read (decode, convert) and deliver (outputs, "
              "metrics) on the run's thread; per device, its worker's submit (an asynchronous device: "
              "copying new frames for it and queueing; the CPU computes there) and receive (waiting for "
              "and converting results), and the device's own compute time"}};
@@ -260,8 +262,10 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
                      d.failure ? (" FAILED: " + *d.failure).c_str() : "");
     }
     const HostStageTimes& host = report.host_times;
-    std::fprintf(out, "  time by stage: read %.3f s (decode %.3f, convert %.3f), outputs and metrics %.3f s",
-                 host.read_seconds, std::max(0.0, host.read_seconds - report.convert_seconds),
+    std::fprintf(out,
+                 "  time by stage: setup %.3f s, read %.3f s (decode %.3f, convert %.3f), outputs and metrics "
+                 "%.3f s",
+                 report.setup_seconds, host.read_seconds, std::max(0.0, host.read_seconds - report.convert_seconds),
                  report.convert_seconds, host.deliver_seconds);
     for (const auto& d : report.devices) {
         std::fprintf(out, "; %s submit %.3f s, receive %.3f s", d.info.name.c_str(), d.submit_seconds,
