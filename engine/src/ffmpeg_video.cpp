@@ -273,7 +273,8 @@ private:
                             std::to_string(info_.width) + "x" + std::to_string(info_.height) +
                             "; xme needs one frame size throughout");
         }
-        Frame frame = make_frame(info_.width, info_.height, ChromaFormat::mono);
+        // Both copies below write every sample.
+        Frame frame = make_frame(info_.width, info_.height, ChromaFormat::mono, Plane::ForOverwrite{});
         const auto pixel_format = static_cast<AVPixelFormat>(source.format);
         note_bit_depth(pixel_format);
         const AVPixFmtDescriptor* descriptor = av_pix_fmt_desc_get(pixel_format);

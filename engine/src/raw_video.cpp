@@ -48,7 +48,9 @@ public:
             if (*left == 0) return std::nullopt;
             if (*left < frame_bytes_) truncated(*left);
         }
-        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
+        // read_planes fills every sample or the frame is not returned.
+        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma,
+                                 Plane::ForOverwrite{});
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got == 0) return std::nullopt;
         if (got != frame_bytes_) truncated(got);

@@ -62,14 +62,20 @@ const char* to_string(ChromaFormat format) {
 }
 
 Frame make_frame(int width, int height, ChromaFormat format) {
+    Frame frame = make_frame(width, height, format, Plane::ForOverwrite{});
+    for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) std::fill_n(plane->data(), plane->size_bytes(), 0);
+    return frame;
+}
+
+Frame make_frame(int width, int height, ChromaFormat format, Plane::ForOverwrite overwrite) {
     Frame frame;
     frame.chroma = format;
     // A frame is the largest thing xme allocates, and its size comes from the input.
     try {
-        frame.luma = Plane(width, height);
+        frame.luma = Plane(width, height, overwrite);
         if (format != ChromaFormat::mono) {
-            frame.cb = Plane(chroma_width(format, width), chroma_height(format, height));
-            frame.cr = Plane(chroma_width(format, width), chroma_height(format, height));
+            frame.cb = Plane(chroma_width(format, width), chroma_height(format, height), overwrite);
+            frame.cr = Plane(chroma_width(format, width), chroma_height(format, height), overwrite);
         }
     } catch (const std::bad_alloc&) {
         throw Error(ErrorKind::unsupported,

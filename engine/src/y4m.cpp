@@ -79,7 +79,9 @@ public:
             throw Error(ErrorKind::bad_input,
                         detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
         }
-        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma);
+        // read_planes fills every sample or the frame is not returned.
+        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma,
+                                 Plane::ForOverwrite{});
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got != frame_bytes_) {
             throw Error(ErrorKind::bad_input,
