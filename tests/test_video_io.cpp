@@ -253,6 +253,98 @@ TEST_CASE("raw planar video: round trip, truncation, skip, size required") {
         ErrorKind::invalid_argument, {path, "--size"});
 }
 
+namespace {
+
+// Every frame a reader gives, then what ended it: "end", or the error's message.
+struct ReadOutcome {
+    std::vector<xme::Frame> frames;
+    std::string ending;
+};
+
+ReadOutcome read_all(xme::VideoReader& reader, std::int64_t skip_after = -1) {
+    ReadOutcome outcome;
+    try {
+        while (auto frame = reader.read_frame()) {
+            outcome.frames.push_back(std::move(*frame));
+            if (std::ssize(outcome.frames) == skip_after) (void)reader.skip_frames(2);
+        }
+        CHECK_FALSE(reader.read_frame());  // the end stays the end
+        outcome.ending = "end";
+    } catch (const xme::Error& e) {
+        outcome.ending = e.what();
+    }
+    return outcome;
+}
+
+// The same frames and the same ending with prefetching threads as without, luma only or not, with a
+// skip between reads.
+void check_prefetch_same(const std::string& path, const xme::RawVideoOptions& raw, const std::string& what) {
+    for (const bool luma_only : {false, true}) {
+        for (const std::int64_t skip_after : {std::int64_t{-1}, std::int64_t{3}}) {
+            CAPTURE(what);
+            CAPTURE(luma_only);
+            CAPTURE(skip_after);
+            auto sequential = xme::open_video(path, raw);
+            sequential->set_read_threads(0);
+            auto parallel = xme::open_video(path, raw);
+            parallel->set_read_threads(3);
+            if (luma_only) {
+                sequential->set_luma_only();
+                parallel->set_luma_only();
+            }
+            const ReadOutcome expected = read_all(*sequential, skip_after);
+            const ReadOutcome got = read_all(*parallel, skip_after);
+            CHECK(got.ending == expected.ending);
+            REQUIRE(got.frames.size() == expected.frames.size());
+            for (std::size_t i = 0; i < got.frames.size(); ++i)
+                CHECK(same_frame(got.frames[i], expected.frames[i]));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("reading ahead in threads gives the sequential reader's frames and errors, in order") {
+    SEEDED_RNG(rng, "io/prefetch");
+    TempDir dir;
+    const std::string path = dir.file("clip.y4m");
+    const auto frames = write_y4m(path, 33, 17, ChromaFormat::yuv420, 23, rng);
+    const std::string whole = read_file(path);
+    const std::size_t header = whole.find('\n') + 1;
+    constexpr std::size_t frame_bytes = 33 * 17 + 2 * 17 * 9;
+    const auto frame_at = [&](std::size_t i) { return header + i * (6 + frame_bytes); };
+    {
+        auto reader = xme::open_video(path);
+        reader->set_read_threads(3);
+        const ReadOutcome outcome = read_all(*reader);
+        CHECK(outcome.ending == "end");
+        REQUIRE(outcome.frames.size() == frames.size());
+        for (std::size_t i = 0; i < frames.size(); ++i) CHECK(same_frame(outcome.frames[i], frames[i]));
+    }
+    check_prefetch_same(path, {}, "whole file");
+    // A FRAME line with parameters moves every later frame: reading goes on sequentially from there.
+    write_file(path, whole.substr(0, frame_at(9)) + "FRAME Ip" + whole.substr(frame_at(9) + 5));
+    check_prefetch_same(path, {}, "FRAME parameters at frame 9");
+    // Truncated in the last frame's chroma, in its luma, in a marker; a bad marker.
+    for (const std::size_t cut : {whole.size() - 5, frame_at(22) + 6 + 100, frame_at(20) + 3}) {
+        write_file(path, whole.substr(0, cut));
+        check_prefetch_same(path, {}, "cut at " + std::to_string(cut));
+    }
+    std::string corrupt = whole;
+    corrupt[frame_at(14)] = 'G';
+    write_file(path, corrupt);
+    check_prefetch_same(path, {}, "bad marker at frame 14");
+
+    const std::string raw_path = dir.file("clip.yuv");
+    std::string bytes;
+    for (const xme::Frame& frame : frames) bytes += planes_bytes(frame);
+    const xme::RawVideoOptions raw{33, 17, ChromaFormat::yuv420, 25, 1};
+    write_file(raw_path, bytes);
+    check_prefetch_same(raw_path, raw, "raw");
+    write_file(raw_path, bytes.substr(0, bytes.size() - frame_bytes / 2));
+    check_prefetch_same(raw_path, raw, "raw, a partial last frame");
+}
+
 TEST_CASE("missing files and directories are bad_input naming the file and the reason") {
     TempDir dir;
     for (const char* name : {"none.y4m", "none.yuv", "none.mp4"}) {

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "frame_prefetcher.hpp"
 #include "video_io.hpp"
 #include "xme/error.hpp"
 
@@ -41,8 +42,10 @@ public:
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
     void set_luma_only() override { luma_only_ = true; }
+    void set_read_threads(int threads) override { prefetching_.set_threads(threads); }
 
     std::optional<Frame> read_frame() override {
+        if (std::optional<Frame> frame; prefetched(frame)) return frame;
         // Allocate only what the file can fill: a mistyped --size must not cost gigabytes first.
         if (const std::optional<std::int64_t> left = detail::bytes_left(file_.get())) {
             if (*left == 0) return std::nullopt;
@@ -59,6 +62,7 @@ public:
     }
 
     std::int64_t skip_frames(std::int64_t count) override {
+        prefetching_.stop(file_.get());
         if (!file_size_ || count <= 0) return VideoReader::skip_frames(count);
         const std::int64_t left = *file_size_ - detail::tell(file_.get());
         const std::int64_t whole = std::min(count, left / frame_bytes_);
@@ -73,6 +77,25 @@ public:
 
 private:
     bool luma_only_ = false;
+    detail::Prefetching prefetching_;
+
+    // From a regular file, frames come from the prefetcher while the file matches its layout.
+    bool prefetched(std::optional<Frame>& frame) {
+        if (!file_size_) return false;
+        const auto layout = [&] {
+            return detail::FrameLayoutInFile{fileno(file_.get()),
+                                             path_,
+                                             "",
+                                             detail::tell(file_.get()),
+                                             frame_bytes_,
+                                             info_.width,
+                                             info_.height,
+                                             luma_only_ ? ChromaFormat::mono : info_.chroma};
+        };
+        if (!prefetching_.next(file_.get(), layout, frame)) return false;
+        if (frame) ++next_frame_;
+        return true;
+    }
     [[noreturn]] void truncated(std::int64_t got) const {
         std::string message = detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_);
         message += "; a " + std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "frame_prefetcher.hpp"
 #include "video_io.hpp"
 #include "xme/error.hpp"
 
@@ -69,8 +70,10 @@ public:
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
     void set_luma_only() override { luma_only_ = true; }
+    void set_read_threads(int threads) override { prefetching_.set_threads(threads); }
 
     std::optional<Frame> read_frame() override {
+        if (std::optional<Frame> frame; prefetched(frame)) return frame;
         if (!read_frame_marker()) return std::nullopt;
         // A header may declare any size up to max_io_dimension (12 GiB a frame): allocate only
         // once the file is known to hold the frame, so that a short file fails at once.
@@ -93,6 +96,7 @@ public:
 
     // Reads each FRAME line (its length varies with its parameters) and seeks over the planes.
     std::int64_t skip_frames(std::int64_t count) override {
+        prefetching_.stop(file_.get());
         if (!file_size_) return VideoReader::skip_frames(count);
         std::int64_t skipped = 0;
         for (; skipped < count; ++skipped) {
@@ -112,6 +116,22 @@ public:
 
 private:
     bool luma_only_ = false;
+    detail::Prefetching prefetching_;
+
+    // From a regular file, frames come from the prefetcher while the file matches its layout.
+    bool prefetched(std::optional<Frame>& frame) {
+        if (!file_size_) return false;
+        const auto layout = [&] {
+            return detail::FrameLayoutInFile{
+                fileno(file_.get()), path_,
+                "FRAME\n",           detail::tell(file_.get()),
+                frame_bytes_,        info_.width,
+                info_.height,        luma_only_ ? ChromaFormat::mono : info_.chroma};
+        };
+        if (!prefetching_.next(file_.get(), layout, frame)) return false;
+        if (frame) ++next_frame_;
+        return true;
+    }
     [[noreturn]] void bad_header(const std::string& what) const {
         throw Error(ErrorKind::bad_input, path_ + ": bad YUV4MPEG2 header: " + what);
     }

@@ -210,6 +210,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     auto reader = open_video(settings.input, settings.raw);
     // Motion estimation and its outputs read luma only; --draw's pictures show the colour too.
     if (!settings.on_pair) reader->set_luma_only();
+    if (settings.read_threads >= 0) reader->set_read_threads(settings.read_threads);
     report.video = reader->info();
     if (settings.raw_options_given && report.video.format != "raw") {
         report.notices.push_back(

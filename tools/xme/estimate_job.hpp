@@ -24,6 +24,7 @@ struct EstimateSettings {
     std::vector<std::string> devices{"auto"};
     SessionOptions session;                     // params, variant, threads; the size is filled from the input
     std::int64_t start = 0;                     // frames skipped before the first one read
+    int read_threads = -1;                      // VideoReader::set_read_threads; -1: the reader's default
     std::int64_t frames = -1;                   // frames read (pairs = frames - 1); -1: to the end
     std::string output;                         // .csv, .npy or .flo (pattern), or empty
     std::string json;                           // summary file, or empty

@@ -62,6 +62,11 @@ public:
     // that can pass over the chroma bytes without reading them do (Y4M and raw files: a third less
     // to read in 4:2:0). FFmpeg's reader drops chroma always.
     virtual void set_luma_only() {}
+
+    // Threads that read frames ahead of the caller, in parallel, where frames sit at known offsets of
+    // a regular file (Y4M and raw; 0: read on the caller's thread). The default comes from the
+    // machine's cores: none below 8, up to 4. Set it before the first read; other readers ignore it.
+    virtual void set_read_threads(int /*threads*/) {}
 };
 
 // Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
