@@ -6,7 +6,7 @@
 # Carry [".device"]; run as: export OUT; tools/device/pipeline_check.sh [DEVICES] [LOOPS]
 set -uo pipefail
 devices=${1:-cuda:0}
-loops=${2:-4}
+loops=${2:-8}
 export XME_BUILD=${XME_BUILD:-build/device}
 source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
 xme=$B/tools/xme
@@ -21,6 +21,8 @@ header=$(head -1 /tmp/one.y4m | wc -c)
 { cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do tail -c +$((header + 1)) /tmp/one.y4m; done; } > "$clip"
 ls -l "$clip"
 for device in ${devices//,/ }; do
-  "$xme" estimate "$clip" --backend "$device" --block 16 --range 16 --json "$OUT/estimate_${device/:/}.json" \
-    | tail -4
+  for threads in 0 2; do  # the scheduler's reader alone, then two threads reading ahead
+    "$xme" estimate "$clip" --backend "$device" --block 16 --range 16 --read-threads $threads \
+      --json "$OUT/estimate_${device/:/}_read$threads.json" | tail -2
+  done
 done
