@@ -1,11 +1,12 @@
 // SPEC §9 on the fast variant: the 41 partitions of each 16x16 macroblock, one workgroup per macroblock.
-// The window (one centre, one validity box for the macroblock) is walked in tiles of 16x16 candidates:
-// the tile's reference pixels are staged in shared memory once, then each invocation costs its
-// candidates' sixteen 4x4 SADs and folds them into 41 running keys. A key is J << rank_bits | rank, with
-// rank the candidate's place in SPEC §8's tie order, from the session's tables
-// (xme/partition_keys.hpp, shared with CUDA): a plain 32-bit min is §8's key order, so the workgroup
-// reduces with 41 shared atomicMin whatever order the candidates came in. Then partition_qpel.glsl
-// refines each partition by §10 (QPEL), and lane 0 takes §9's mode decision on the final J.
+// The window (one centre, one validity box for the macroblock) is walked in passes of up to 64 strips of
+// STRIP candidates (whole rows of a band of at most BAND columns, so that few lanes idle whatever the
+// range): the pass's reference pixels are staged in shared memory once, then each invocation costs its
+// strip's sixteen 4x4 SADs per candidate and folds them into 41 running keys. A key is J << rank_bits | rank,
+// with rank the candidate's place in SPEC §8's tie order, from the session's tables (xme/partition_keys.hpp,
+// shared with CUDA): a plain 32-bit min is §8's key order, so the workgroup reduces with 41 shared atomicMin
+// whatever order the candidates came in. Then partition_qpel.glsl refines each partition by §10 (QPEL), and
+// lane 0 takes §9's mode decision on the final J.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -47,9 +48,10 @@ const int BLOCK = 16;  // h264_planes.glsl's block: the macroblock
 const int GROUP = 64;
 const int PARTITIONS = 41;
 const int RECORD_WORDS = 128;
-const int TILE = 16;                     // candidates per tile side
-const int STRIP = 4;                     // candidates per invocation: TILE * TILE = GROUP * STRIP
-const int TILE_SIDE = TILE + BLOCK - 1;  // reference pixels per tile side
+const int STRIP = 8;  // candidates per invocation and pass, side by side
+// Candidate columns per band: a pass stages at most (GROUP / s + 15) x (STRIP s + 15) words for s strips a
+// row, 1817 at most (s = 1 or 8).
+const int BAND = GROUP;
 
 shared int current_block[BLOCK * BLOCK];
 shared uint best_keys[PARTITIONS];
@@ -58,7 +60,7 @@ shared uint final_vector[PARTITIONS];
 shared uint final_cost[PARTITIONS];
 
 // h264_planes.glsl's planes hold every partition's area (partition_qpel.glsl); the integer search
-// stages its reference tiles (TILE_SIDE^2 words) in the same array.
+// stages each pass's reference pixels in the same array.
 #define PLANE_WORDS 2980
 #include "partition_qpel.glsl"
 
@@ -143,7 +145,7 @@ struct KeyTerms {
 
 // The STRIP candidates first + (s, 0), s < STRIP, up to column `last` of the window, whose reference
 // pixels start at word `corner` of the staged tile: each sample loaded serves all of them.
-void cost_strip(ivec2 first, int corner, int last, KeyTerms window) {
+void cost_strip(ivec2 first, int corner, int stride, int last, KeyTerms window) {
     uint g[STRIP][16];
     [[unroll]] for (int s = 0; s < STRIP; ++s) {
         [[unroll]] for (int cell = 0; cell < 16; ++cell) g[s][cell] = 0u;
@@ -153,7 +155,7 @@ void cost_strip(ivec2 first, int corner, int last, KeyTerms window) {
         int current_row[BLOCK];
         [[unroll]] for (int i = 0; i < BLOCK; ++i) current_row[i] = current_block[j * BLOCK + i];
         [[unroll]] for (int x = 0; x < BLOCK + STRIP - 1; ++x) {
-            const int reference = int(planes[corner + j * TILE_SIDE + x]);
+            const int reference = int(planes[corner + j * stride + x]);
             [[unroll]] for (int s = 0; s < STRIP; ++s) {
                 const int i = x - s;
                 if (i >= 0 && i < BLOCK)
@@ -203,23 +205,24 @@ void main() {
     const KeyTerms window = KeyTerms(table, q, scale, empty, zero_term);
     [[unroll]] for (int i = 0; i < PARTITIONS; ++i) best[i] = 0xFFFFFFFFu;
     const ivec2 extent = high - low + 1;
-    const ivec2 tiles = (extent + TILE - 1) / TILE;
-    for (int ty = 0; ty < tiles.y; ++ty) {
-        for (int tx = 0; tx < tiles.x; ++tx) {
-            const ivec2 tile_low = low + TILE * ivec2(tx, ty);
-            barrier();  // current_block is written; the last tile's readers are done
-            for (int k = int(lane); k < TILE_SIDE * TILE_SIDE; k += GROUP) {
-                const ivec2 at = origin + tile_low + ivec2(k % TILE_SIDE, k / TILE_SIDE);
+    for (int band = low.x; band <= high.x; band += BAND) {
+        const int last = min(band + BAND - 1, high.x);
+        const int strips = (last - band + STRIP) / STRIP;  // a row's strips in this band
+        const int rows = GROUP / strips;                   // rows per pass, 4 or more
+        const int stride = strips * STRIP + BLOCK - 1;     // staged words per row
+        const int strip = int(lane) % strips;
+        const int row = int(lane) / strips;
+        for (int top = low.y; top <= high.y; top += rows) {
+            const int pass_rows = min(rows, high.y - top + 1);
+            barrier();  // current_block is written; the last pass's readers are done
+            for (int k = int(lane); k < stride * (pass_rows + BLOCK - 1); k += GROUP) {
+                const ivec2 at = origin + ivec2(band + k % stride, top + k / stride);
                 planes[k] = uint(pel(reference_frame, at, params.frame_size));
             }
             barrier();
-            // This invocation's STRIP candidates, side by side in one row of the tile.
-            const ivec2 first =
-                tile_low + ivec2((int(lane) % (TILE / STRIP)) * STRIP, int(lane) / (TILE / STRIP));
-            if (all(lessThanEqual(first, high))) {
-                const int corner = (first.y - tile_low.y) * TILE_SIDE + first.x - tile_low.x;
-                cost_strip(first, corner, high.x, window);
-            }
+            if (row < pass_rows)
+                cost_strip(ivec2(band + STRIP * strip, top + row), row * stride + STRIP * strip, stride, last,
+                           window);
         }
     }
     [[unroll]] for (int i = 0; i < PARTITIONS; ++i) atomicMin(best_keys[i], best[i]);

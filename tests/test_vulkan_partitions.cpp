@@ -1,8 +1,8 @@
 // SPEC §9 on Vulkan beyond the conformance rows: the temporal predictor handed over from another session
 // (FramePair::previous) with predictors anywhere when the window is centred on them, and refused past
-// the key tables' window when it is not; windows of several candidate tiles over partial macroblocks;
-// and the refusal of ranges and lambdas whose 32-bit keys do not fit. Skipped when XME_TEST_DEVICE
-// names another backend or no Vulkan device is available.
+// the key tables' window when it is not; windows of several passes and column bands over partial
+// macroblocks; and the refusal of ranges and lambdas whose 32-bit keys do not fit. Skipped when
+// XME_TEST_DEVICE names another backend or no Vulkan device is available.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -84,15 +84,17 @@ TEST_SUITE("conformance") {
         }
     }
 
-    TEST_CASE("vulkan: partitions over windows of several candidate tiles, partial macroblocks") {
+    TEST_CASE("vulkan: partitions over windows of several passes and bands, partial macroblocks") {
         const auto device = xme::test::vulkan_device();
         if (!device) return;
-        auto rng = xme::test::rng_for("vulkan partitions tiles");
+        auto rng = xme::test::rng_for("vulkan partitions passes");
         const auto frames = xme::test::make_pair(xme::test::Content::noise, 70, 50, rng);
         for (const auto border : {xme::BorderMode::pad, xme::BorderMode::restrict}) {
             for (const auto subpel : {xme::Subpel::none, xme::Subpel::qpel}) {
-                // Range 20: 41 candidates a side, tiles of 16, 16 and 9.
-                auto params = partition_params(20, border, subpel);
+                // Range 20: 41 candidate columns, 6 strips of 8 with the last one partial; 33: 67, two
+                // bands of columns (64 and 3).
+                const int range = subpel == xme::Subpel::none ? 33 : 20;
+                auto params = partition_params(range, border, subpel);
                 params.lambda = 4;
                 INFO(xme::chain_name(params), " ", to_string(border));
                 const auto expected =
