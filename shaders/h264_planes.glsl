@@ -6,7 +6,11 @@
 // params.frame_size, reference_frame, pel().
 
 const int PLANE_SIDE = BLOCK + 2;
-shared uint planes[PLANE_SIDE * PLANE_SIDE];  // G | b << 8 | h << 16 | j << 24
+// A shader that stages several areas (partition_qpel.glsl) defines PLANE_WORDS, their total.
+#ifndef PLANE_WORDS
+#define PLANE_WORDS (PLANE_SIDE * PLANE_SIDE)
+#endif
+shared uint planes[PLANE_WORDS];  // G | b << 8 | h << 16 | j << 24
 
 int ipel(ivec2 position) { return int(pel(reference_frame, position, params.frame_size)); }
 
@@ -18,20 +22,23 @@ int b1_at(ivec2 position) {
                    ipel(position + ivec2(1, 0)), ipel(position + ivec2(2, 0)), ipel(position + ivec2(3, 0)));
 }
 
-// The planes at integer positions base + (0..B+1)^2; `>>` of a negative int is arithmetic in GLSL.
+// The planes' word at integer position p; `>>` of a negative int is arithmetic in GLSL.
+uint plane_word(ivec2 p) {
+    const int g = ipel(p);
+    const int b = clamp((b1_at(p) + 16) >> 5, 0, 255);
+    const int h1 = six_tap(ipel(p - ivec2(0, 2)), ipel(p - ivec2(0, 1)), g, ipel(p + ivec2(0, 1)),
+                           ipel(p + ivec2(0, 2)), ipel(p + ivec2(0, 3)));
+    const int h = clamp((h1 + 16) >> 5, 0, 255);
+    const int j1 = six_tap(b1_at(p - ivec2(0, 2)), b1_at(p - ivec2(0, 1)), b1_at(p), b1_at(p + ivec2(0, 1)),
+                           b1_at(p + ivec2(0, 2)), b1_at(p + ivec2(0, 3)));
+    const int j = clamp((j1 + 512) >> 10, 0, 255);
+    return uint(g) | (uint(b) << 8) | (uint(h) << 16) | (uint(j) << 24);
+}
+
+// The planes at integer positions base + (0..B+1)^2.
 void stage_planes(uint lane, ivec2 base) {
-    for (int i = int(lane); i < PLANE_SIDE * PLANE_SIDE; i += GROUP) {
-        const ivec2 p = base + ivec2(i % PLANE_SIDE, i / PLANE_SIDE);
-        const int g = ipel(p);
-        const int b = clamp((b1_at(p) + 16) >> 5, 0, 255);
-        const int h1 = six_tap(ipel(p - ivec2(0, 2)), ipel(p - ivec2(0, 1)), g, ipel(p + ivec2(0, 1)),
-                               ipel(p + ivec2(0, 2)), ipel(p + ivec2(0, 3)));
-        const int h = clamp((h1 + 16) >> 5, 0, 255);
-        const int j1 = six_tap(b1_at(p - ivec2(0, 2)), b1_at(p - ivec2(0, 1)), b1_at(p),
-                               b1_at(p + ivec2(0, 1)), b1_at(p + ivec2(0, 2)), b1_at(p + ivec2(0, 3)));
-        const int j = clamp((j1 + 512) >> 10, 0, 255);
-        planes[i] = uint(g) | (uint(b) << 8) | (uint(h) << 16) | (uint(j) << 24);
-    }
+    for (int i = int(lane); i < PLANE_SIDE * PLANE_SIDE; i += GROUP)
+        planes[i] = plane_word(base + ivec2(i % PLANE_SIDE, i / PLANE_SIDE));
 }
 
 int plane_g(uint word) { return int(word & 0xFFu); }
@@ -40,13 +47,15 @@ int plane_h(uint word) { return int((word >> 16) & 0xFFu); }
 int plane_j(uint word) { return int(word >> 24); }
 int average_up(int p, int q) { return (p + q + 1) >> 1; }
 
-// H.264's sample at quarter position q relative to the planes' origin (q >= 0).
-int h264_sample(ivec2 q) {
+// H.264's sample at quarter position q relative to the origin of an area of planes staged from word
+// `first` in rows of `stride` words (q >= 0).
+int h264_sample_in(int first, int stride, ivec2 q) {
     const ivec2 at = q >> 2;
     const int f = (q.y & 3) * 4 + (q.x & 3);
-    const uint here = planes[at.y * PLANE_SIDE + at.x];
-    const uint right = planes[at.y * PLANE_SIDE + at.x + 1];
-    const uint below = planes[(at.y + 1) * PLANE_SIDE + at.x];
+    const int word = first + at.y * stride + at.x;
+    const uint here = planes[word];
+    const uint right = planes[word + 1];
+    const uint below = planes[word + stride];
     const int G = plane_g(here), b = plane_b(here), h = plane_h(here), j = plane_j(here);
     const int m = plane_h(right), s = plane_b(below);
     switch (f) {
@@ -68,3 +77,6 @@ int h264_sample(ivec2 q) {
         default: return average_up(m, s);
     }
 }
+
+// The same in stage_planes' area.
+int h264_sample(ivec2 q) { return h264_sample_in(0, PLANE_SIDE, q); }

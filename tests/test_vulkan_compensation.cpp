@@ -105,11 +105,28 @@ TEST_SUITE("conformance") {
         xme::SessionOptions options;
         options.params = {16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
         options.params.partitions = xme::Partitions::all;
+        options.params.lambda = 4;
+        options.params.predictor = xme::Predictor::spatial;  // SPEC §9 with it: refused by the search
         options.width = 64;
         options.height = 48;
         options.compensation = xme::CompensationRequest{};
         const xme::Support own = device->supports_compensation(options);
         CHECK_FALSE(own.supported);
         CHECK(own.reason == device->supports(options).reason);
+    }
+
+    TEST_CASE("vulkan: the partitions' compensation is left to the host, their search is not") {
+        const auto device = xme::test::vulkan_device();
+        if (!device) return;
+        xme::SessionOptions options;
+        options.params = {16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
+        options.params.partitions = xme::Partitions::all;
+        options.width = 64;
+        options.height = 48;
+        options.compensation = xme::CompensationRequest{};
+        REQUIRE(device->supports(options).supported);
+        const xme::Support own = device->supports_compensation(options);
+        CHECK_FALSE(own.supported);
+        CHECK(own.reason.find("on the host") != std::string::npos);
     }
 }

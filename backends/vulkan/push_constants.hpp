@@ -81,6 +81,21 @@ struct RateSearchParams {
     std::int32_t first_row = 0;
 };
 
+// partition_search.comp (SPEC §9).
+struct PartitionSearchParams {
+    Int2 frame_size;
+    Int2 padded_size;
+    std::int32_t blocks_x = 0;
+    std::int32_t range = 0;
+    std::int32_t restrict_border = 0;
+    std::int32_t lambda = 0;
+    std::int32_t predictor = 0;  // 1: temporal, 0: none or a segment's first pair
+    std::int32_t centred = 0;
+    std::int32_t rank_bits = 0;  // xme/partition_keys.hpp's tables
+    std::int32_t radius = 0;
+    std::int32_t side = 0;
+};
+
 struct MeanPyramidParams {
     Int2 frame_size;
 };
@@ -162,6 +177,22 @@ struct PushConstantsOf<RateSearchParams> {
                                         XME_MEMBER(P, refine),     XME_MEMBER(P, lambda),
                                         XME_MEMBER(P, predictor),  XME_MEMBER(P, centre_on_predictor),
                                         XME_MEMBER(P, step),       XME_MEMBER(P, first_row)};
+};
+
+template <>
+struct PushConstantsOf<PartitionSearchParams> {
+    using P = PartitionSearchParams;
+    static constexpr std::array members{XME_MEMBER(P, frame_size),
+                                        XME_MEMBER(P, padded_size),
+                                        XME_MEMBER(P, blocks_x),
+                                        XME_MEMBER(P, range),
+                                        XME_MEMBER(P, restrict_border),
+                                        XME_MEMBER(P, lambda),
+                                        XME_MEMBER(P, predictor),
+                                        XME_MEMBER(P, centred),
+                                        XME_MEMBER(P, rank_bits),
+                                        XME_MEMBER(P, radius),
+                                        XME_MEMBER(P, side)};
 };
 
 template <>

@@ -67,6 +67,11 @@ public:
     [[nodiscard]] virtual std::vector<std::string> pass_names() const = 0;
     // SPEC §8's temporal predictor: whether the next recorded pair starts a segment (p = 0).
     virtual void set_segment_start(bool /*segment_start*/) {}
+    // What comes back besides the block results (SPEC §9's macroblocks): copied into the plan's readback
+    // `index` after the session's compute-to-transfer barrier, and put into `field` once that
+    // submission is done.
+    virtual void record_readback(VkCommandBuffer /*commands*/, std::size_t /*index*/) const {}
+    virtual void fill(std::size_t /*index*/, MotionField& /*field*/) const {}
 };
 
 // The "fast" variant (full_search.cpp) and the "legacy" one (legacy_search.cpp). `pe_per_block` is
@@ -78,6 +83,10 @@ public:
 // The per-block chains (rate_search.cpp): SPEC §8's settings (lambda > 0, a predictor or a centred
 // window), §11's dia, hex, ehds and tz, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
+// SPEC §9's 41 partitions (partition_search.cpp): fs+p41 and fs+p41+qpel with predictor none or
+// temporal; `readbacks` host buffers, one per submission in flight.
+[[nodiscard]] std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources,
+                                                              std::size_t readbacks);
 // Whether these options use one of SPEC §8's settings.
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
     return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;
@@ -95,8 +104,9 @@ inline constexpr int strip_rate_key_max_range = 255;
 // Whether these options need make_rate_search_plan: the fast kernel runs fs, fs+hpel and fs+qpel
 // without §8's settings and with those of strip_kernel_rate_key (its integer winner then refined by
 // hpel_refine.comp, or by rate_search.comp for +qpel).
+// SPEC §9's partitions count their candidates per macroblock too (partition_search.comp).
 [[nodiscard]] inline bool uses_block_search(const SearchParams& params) {
-    return params.search != SearchMethod::full ||
+    return params.search != SearchMethod::full || params.partitions == Partitions::all ||
            (uses_rate_search(params) && !strip_kernel_rate_key(params));
 }
 

@@ -71,7 +71,9 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                            MemoryUse::device, "the temporal predictor's previous vectors");
         resources.previous = &previous_;
     }
+    const bool partitions = variant != "legacy" && options.params.partitions == Partitions::all;
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
+            : partitions        ? make_partition_plan(resources, ring_size)
             : block_search_     ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
     if (options.compensation)
@@ -252,6 +254,7 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
         const VkBufferCopy counts{0, results_.size(), candidates_.size()};
         api.vkCmdCopyBuffer(commands, candidates_.get(), submission.readback.get(), 1, &counts);
     }
+    plan_->record_readback(commands, index);
     if (compensation_) compensation_->record_readback(commands, index);
     memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -308,6 +311,7 @@ void VulkanSession::finish_oldest() {
     } else {
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
     }
+    plan_->fill(index, result.field);
     if (compensation_) result.compensation = compensation_->result(index);
     context_.check_validation("while computing " + what);
     finished_.push_back(std::move(result));

@@ -51,6 +51,8 @@ private:
     // FramePair::previous or from the results of the pair this session submitted last.
     // check_previous first throws Error(invalid_argument), before anything is recorded, when neither exists.
     void check_previous(const FramePair& pair) const;
+    // SPEC §9: the partition search's tables cover the predictors of its own results' window only.
+    void check_partition_predictors(const MotionField& previous) const;
     void record_previous_vectors(VkCommandBuffer commands, Submission& submission, const FramePair& pair);
     void finish_oldest();
     void log_pass_times() const;

@@ -1,9 +1,11 @@
 // SPEC §8's temporal predictor in a Vulkan session: where the previous pair's vectors come from.
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "session.hpp"
 #include "xme/error.hpp"
+#include "xme/partition_keys.hpp"
 
 namespace xme::vulkan {
 
@@ -16,6 +18,7 @@ void VulkanSession::check_previous(const FramePair& pair) const {
                                                          " blocks, this session's frames " +
                                                          std::to_string(blocks));
         }
+        check_partition_predictors(*pair.previous);
         return;
     }
     if (!computed_any_) {
@@ -23,6 +26,25 @@ void VulkanSession::check_previous(const FramePair& pair) const {
                     context_.name() + ", frame " + std::to_string(pair.current_id) +
                         ": the temporal predictor needs the previous pair's result, and this session has "
                         "computed none: give FramePair::previous, or mark the pair as a segment start");
+    }
+}
+
+void VulkanSession::check_partition_predictors(const MotionField& previous) const {
+    const SearchParams& p = options_.params;
+    // The partition search's tables take the vectors of a window of this range centred on 0, as its
+    // own results are (a centred window's tables take any p).
+    if (variant_ == "legacy" || p.partitions != Partitions::all || p.centre == WindowCentre::predictor)
+        return;
+    const int bound = partition_predictor_bound(p.range);
+    for (std::size_t i = 0; i < previous.blocks.size(); ++i) {
+        const BlockMotion& m = previous.blocks[i];
+        if (std::abs(m.mv_x) > bound || std::abs(m.mv_y) > bound) {
+            throw Error(ErrorKind::unsupported,
+                        context_.name() + ": the temporal predictor of macroblock " + std::to_string(i) +
+                            ", (" + std::to_string(m.mv_x) + "," + std::to_string(m.mv_y) +
+                            ") quarter pel, lies outside the window of range " + std::to_string(p.range) +
+                            " that the partition search's tables cover: run this chain with --backend cpu");
+        }
     }
 }
 

@@ -16,10 +16,44 @@
 #include "search_plan.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
+#include "xme/partition_keys.hpp"
 
 namespace xme {
 namespace vulkan {
 namespace {
+
+// SPEC §9's 41 partitions on the fast variant (partition_search.cpp): what runs, and why not otherwise.
+Support partition_support(const DeviceInfo& info, const SessionOptions& options) {
+    const SearchParams& p = options.params;
+    std::string missing;
+    const auto lacks = [&](bool condition, const std::string& what) {
+        if (condition) missing += (missing.empty() ? "" : ", ") + what;
+    };
+    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
+    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
+    lacks(p.predictor == Predictor::spatial, "the spatial predictor");
+    if (!missing.empty()) {
+        return Support::no(
+            info.name +
+            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor or "
+            "the temporal one (any lambda, either window centre), not with " +
+            missing +
+            ": run this chain with --backend cpu (it computes every chain) or --backend "
+            "reference (the scalar oracle: slow)");
+    }
+    if (p.block_size != macroblock_size) {
+        return Support::no(info.name + ": SPEC §9's partitions need --block 16, got " +
+                           std::to_string(p.block_size));
+    }
+    const bool temporal = p.predictor == Predictor::temporal;
+    if (!partition_tables_fit(p.range, p.lambda, temporal, temporal && p.centre == WindowCentre::predictor)) {
+        return Support::no(info.name + ": the partition search's 32-bit keys cannot hold range " +
+                           std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
+                           " (J << rank bits, xme/partition_keys.hpp): use a smaller range or lambda, or "
+                           "--backend cpu");
+    }
+    return Support::yes();
+}
 
 class VulkanDevice final : public Device {
 public:
@@ -57,20 +91,22 @@ public:
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
         // The fast variant: every search (fs, dia, hex, ehds, tz), alone, +hpel or +qpel, with every SPEC §8
-        // setting; not the partitions.
+        // setting; and the partitions (partition_support).
         if (options.params.partitions != Partitions::all) return Support::yes();
-        return Support::no(
-            info_.name +
-            " computes fs, dia, hex, ehds and tz, alone, +hpel or +qpel, without the 41 "
-            "partitions of SPEC §9: run this chain with --backend cpu (it computes every chain) "
-            "or --backend reference (the scalar oracle: slow)");
+        return partition_support(info_, options);
     }
 
     // SPEC §12-§13 after the search, in the same command buffer (device_compensation.hpp), for every
-    // chain and variant this device runs, where the frame's tile planes fit a storage buffer.
+    // chain and variant this device runs, where the frame's tile planes fit a storage buffer; after
+    // SPEC §9's partitions, on the host (open() then leaves it to open_compensating_session).
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
         Support support = supports(options);
         if (!support.supported) return support;
+        if (options.params.partitions == Partitions::all) {
+            return Support::no(info_.name +
+                               " predicts whole blocks only: the prediction from SPEC §9's "
+                               "partitions is computed on the host");
+        }
         return compensation_support(*context_, options);
     }
 

@@ -64,14 +64,15 @@ class Errors(unittest.TestCase):
         if not vulkan:
             self.skipTest("no Vulkan device here: the refusal of a chain a device lacks is not checked")
         name = vulkan[0]["name"]
-        # The 41 partitions are the one chain Vulkan's default variant lacks.
-        refusal = f"{name} computes fs, dia, hex, ehds and tz"
+        # The 41 partitions with the spatial predictor are the one chain Vulkan's default variant lacks.
+        refusal = "not with the spatial predictor"
+        spatial = {"algo": "fs+p41", "lambda_": 4, "predictor": "spatial"}
         self.assert_error(xme.Unsupported, refusal,
-                          lambda: xme.estimate(self.frame, self.frame, device=name, algo="fs+p41"))
+                          lambda: xme.estimate(self.frame, self.frame, device=name, **spatial))
         self.assert_error(xme.Unsupported, refusal,
-                          lambda: xme.Estimator(device=name, algo="fs+p41").feed(self.frame))
+                          lambda: xme.Estimator(device=name, **spatial).feed(self.frame))
         self.assert_error(xme.Unsupported, refusal,
-                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], algo="fs+p41"))
+                          lambda: xme.compare(self.frame, self.frame, devices=["cpu", name], **spatial))
 
     def test_missing_video(self):
         self.assert_error(xme.BadInput, "no-such-file.y4m", lambda: xme.open_video("/nonexistent/no-such-file.y4m"))
