@@ -9,9 +9,9 @@
 # without CUDA (the build made here with Vulkan, carried; CUDA's rows then come from a build made there).
 # Steps: the conformance rows for vulkan under the validation layer (transforms with IEEE 1180, every
 # operation row: §8's settings, +qpel, dia, hex, ehds and tz), `xme compare` against the CPU for the §8
-# settings and for fs+qpel, dia, hex+qpel, ehds and tz, then a bench of fs and fs+hpel with and without
-# `--qp 28 --predictor temporal`, and of fs, fs+hpel, fs+qpel, dia, hex, ehds and tz, cuda:0 beside
-# vulkan:0.
+# settings and for fs+qpel, dia, hex+qpel, ehds, tz and the 41 partitions, then a bench of fs and fs+hpel
+# with and without `--qp 28 --predictor temporal`, of fs, fs+hpel, fs+qpel, dia, hex, ehds and tz, and of
+# fs+p41 (+qpel) at range 32, cuda:0 beside vulkan:0.
 set -uo pipefail
 bench_backends=${XME_BENCH_BACKENDS:-cuda:0,vulkan:0}
 B=build/portable
@@ -36,7 +36,9 @@ for settings in "--algo fs --qp 28 --predictor temporal" \
     "--algo ehds --qp 28 --predictor temporal" \
     "--algo ehds+qpel --lambda 4 --predictor spatial --center predictor" \
     "--algo tz --qp 28 --predictor temporal --range 32" \
-    "--algo tz+qpel --lambda 4 --predictor spatial --border restrict"; do
+    "--algo tz+qpel --lambda 4 --predictor spatial --border restrict" \
+    "--algo fs+p41 --qp 28 --predictor temporal" \
+    "--algo fs+p41+qpel --lambda 4 --predictor temporal --center predictor --border restrict"; do
     name="compare_$(echo "$settings" | tr -c 'a-z0-9' '_')"
     TAIL=4 step "$name" 200 "$xme" compare "$clip" --backends cpu,vulkan:0 $settings --frames 4
 done
@@ -60,6 +62,9 @@ TAIL=14 step bench_fs_spatial 240 "$xme" bench --backends "$bench_backends" --va
     --blocks 16 --ranges 16 --algos fs --qp 28 --predictor spatial --pairs 5 --no-sad-peak
 TAIL=20 step bench_qpel_walks 300 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
     --blocks 16 --ranges 16 --algos fs,fs+hpel,fs+qpel,dia,hex,ehds,tz --pairs 10 --no-sad-peak
+# SPEC §9's partitions at 002's setting (1080p, range 32) beside fs.
+TAIL=14 step bench_p41 300 "$xme" bench --backends "$bench_backends" --variants fast --sizes 1920x1080 \
+    --blocks 16 --ranges 32 --algos fs,fs+p41,fs+p41+qpel --pairs 5 --no-sad-peak
 echo "=== summary"
 cat "$OUT/summary.txt"
 exit $status
