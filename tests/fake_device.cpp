@@ -54,9 +54,12 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(faults_.milliseconds_per_pair));
         }
         // The temporal predictor as the contract says: the given result, else this session's last.
-        const MotionField* previous = pair.segment_start ? nullptr : pair.previous ? pair.previous.get() : &last_;
+        const MotionField* previous = pair.segment_start ? nullptr
+                                      : pair.previous    ? pair.previous.get()
+                                                         : &last_;
         PairResult result{pair.current_id,
-                          reference::estimate(pair.reference, pair.current, options_.params, previous), 0.001};
+                          reference::estimate(pair.reference, pair.current, options_.params, previous),
+                          0.001};
         last_ = result.field;
         if (faults_.wrong_from >= 0 && index >= faults_.wrong_from) {
             result.field.blocks.front().mv_x =
@@ -93,6 +96,7 @@ public:
             throw Error(ErrorKind::device, spec_.name + ": injected failure to open");
         return std::make_unique<FakeSession>(spec_.name, spec_.faults, options, hangs_);
     }
+    [[nodiscard]] std::shared_ptr<PlaneMemory> plane_memory() override { return spec_.plane_memory; }
 
 private:
     FakeDeviceSpec spec_;

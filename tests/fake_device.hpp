@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xme/backend.hpp"
@@ -39,8 +40,13 @@ private:
 };
 
 struct FakeDeviceSpec {
+    FakeDeviceSpec() = default;
+    FakeDeviceSpec(std::string device_name, FakeFaults device_faults)
+        : name(std::move(device_name)), faults(device_faults) {}
+
     std::string name;  // "fake:0", "fake:1", ...: the family must be "fake"
     FakeFaults faults;
+    std::shared_ptr<PlaneMemory> plane_memory;  // what its Device::plane_memory offers
 };
 
 // Adds backend "fake" with these devices to `registry`. `hangs` is what hung devices wait for.

@@ -112,7 +112,12 @@ std::int64_t random_pair_index(const std::string& test_name) {
     return std::uniform_int_distribution<std::int64_t>(1, pair_count - 3)(rng);
 }
 
-FakeDeviceSpec fake(int index, FakeFaults faults = {}) { return {"fake:" + std::to_string(index), faults}; }
+FakeDeviceSpec fake(int index, FakeFaults faults = {}) {
+    FakeDeviceSpec spec;
+    spec.name = "fake:" + std::to_string(index);
+    spec.faults = faults;
+    return spec;
+}
 
 }  // namespace
 
@@ -208,8 +213,8 @@ TEST_SUITE("scheduler") {
             const FaultRun run =
                 // fake:1 slow enough that fake:0 surely takes a pair (and hangs on it) before fake:1
                 // has done them all.
-                run_faults(clip, xme::Policy::split, {fake(0, {.hang_at = 0}), fake(1, {.milliseconds_per_pair = 10})},
-                           0.3);
+                run_faults(clip, xme::Policy::split,
+                           {fake(0, {.hang_at = 0}), fake(1, {.milliseconds_per_pair = 10})}, 0.3);
             CHECK_FALSE(run.error.has_value());
             check_pairs(run, clip, pair_count);
             REQUIRE(run.notices.size() == 1);
@@ -280,5 +285,17 @@ TEST_SUITE("scheduler") {
         const xme::Scheduler scheduler(registry, options);
         CHECK(scheduler.devices()[0].variant == "alternate");
         CHECK(scheduler.devices()[1].variant == scheduler.devices()[1].info.variants.front());
+    }
+
+    TEST_CASE("a job's frames live in the plane memory of the first device that offers one") {
+        const auto memory = std::make_shared<xme::test::CountingPlaneMemory>();
+        FakeDeviceSpec offering = fake(1);
+        offering.plane_memory = memory;
+        xme::Registry registry;
+        xme::test::add_fake_backend(registry, {fake(0), offering}, std::make_shared<xme::test::FakeHangs>());
+        xme::ScheduleOptions options{xme::Policy::split, {"fake:0", "fake:1"}, {params, "", 1, 64, 48}};
+        CHECK(xme::Scheduler(registry, options).plane_memory() == memory);
+        options.devices = {"fake:0", "reference"};
+        CHECK(xme::Scheduler(registry, options).plane_memory() == nullptr);
     }
 }

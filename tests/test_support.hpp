@@ -1,6 +1,7 @@
 // Shared by the tests: fresh random inputs with a printed seed, real clip frames, field comparison.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,8 +33,8 @@ struct PlanePair {
 
 // Luma of `count` consecutive frames of a clip in XME_TEST_DATA_DIR (or $XME_TEST_CLIP_DIR), cropped
 // to width x height at (left, top); nothing when this build cannot read the clip (no FFmpeg).
-[[nodiscard]] std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, int left, int top,
-                                                          int width, int height);
+[[nodiscard]] std::optional<std::vector<Plane>> clip_luma(const std::string& clip, int count, int left,
+                                                          int top, int width, int height);
 [[nodiscard]] std::string clip_path(const std::string& clip);
 
 // Every variant of every available device but the reference (XME_TEST_DEVICE alone when set), opened
@@ -55,5 +56,28 @@ void release_devices_under_test();
 
 // The first block where two fields differ, described with both vectors and costs; empty if equal.
 [[nodiscard]] std::string first_difference(const MotionField& expected, const MotionField& actual);
+
+// A PlaneMemory that counts what it gives and gets back (ordinary memory underneath), or gives
+// nothing when `empty` (planes then fall back to ordinary memory).
+class CountingPlaneMemory final : public PlaneMemory {
+public:
+    explicit CountingPlaneMemory(bool empty = false) : empty_(empty) {}
+    [[nodiscard]] std::uint8_t* allocate(std::size_t bytes) override {
+        if (empty_) return nullptr;
+        ++allocated_;
+        return new std::uint8_t[bytes];
+    }
+    void release(std::uint8_t* data, std::size_t /*bytes*/) noexcept override {
+        ++released_;
+        delete[] data;
+    }
+    [[nodiscard]] int allocated() const { return allocated_; }
+    [[nodiscard]] int released() const { return released_; }
+
+private:
+    bool empty_;
+    std::atomic<int> allocated_{0};
+    std::atomic<int> released_{0};
+};
 
 }  // namespace xme::test

@@ -345,6 +345,44 @@ TEST_CASE("reading ahead in threads gives the sequential reader's frames and err
     check_prefetch_same(raw_path, raw, "raw, a partial last frame");
 }
 
+TEST_CASE("readers fill frames in the plane memory they are given, and every plane goes back to it") {
+    SEEDED_RNG(rng, "io/plane memory");
+    TempDir dir;
+    const std::string path = dir.file("clip.y4m");
+    const auto frames = write_y4m(path, 33, 17, ChromaFormat::yuv420, 9, rng);
+    for (const int threads : {0, 3}) {
+        for (const bool luma_only : {false, true}) {
+            CAPTURE(threads);
+            CAPTURE(luma_only);
+            const auto memory = std::make_shared<xme::test::CountingPlaneMemory>();
+            {
+                auto reader = xme::open_video(path);
+                reader->set_read_threads(threads);
+                if (luma_only) reader->set_luma_only();
+                reader->set_plane_memory(memory);
+                const ReadOutcome outcome = read_all(*reader);
+                CHECK(outcome.ending == "end");
+                REQUIRE(outcome.frames.size() == frames.size());
+                for (std::size_t i = 0; i < frames.size(); ++i) {
+                    CHECK(same_plane(outcome.frames[i].luma, frames[i].luma));
+                    if (!luma_only) CHECK(same_frame(outcome.frames[i], frames[i]));
+                }
+                // Every plane of every frame came from the memory (luma only: one a frame).
+                CHECK(memory->allocated() == static_cast<int>(frames.size()) * (luma_only ? 1 : 3));
+            }
+            CHECK(memory->released() == memory->allocated());  // all given back, none twice
+        }
+    }
+    // A memory with nothing to give: ordinary memory, the same frames.
+    const auto empty = std::make_shared<xme::test::CountingPlaneMemory>(true);
+    auto reader = xme::open_video(path);
+    reader->set_plane_memory(empty);
+    const ReadOutcome outcome = read_all(*reader);
+    REQUIRE(outcome.frames.size() == frames.size());
+    for (std::size_t i = 0; i < frames.size(); ++i) CHECK(same_frame(outcome.frames[i], frames[i]));
+    CHECK(empty->released() == 0);
+}
+
 TEST_CASE("missing files and directories are bad_input naming the file and the reason") {
     TempDir dir;
     for (const char* name : {"none.y4m", "none.yuv", "none.mp4"}) {

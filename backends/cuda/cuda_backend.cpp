@@ -17,6 +17,7 @@
 #include "device_frames.hpp"
 #include "kernels.hpp"
 #include "partition_runner.hpp"
+#include "pinned_planes.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
@@ -178,6 +179,12 @@ public:
                           std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);
         transforms_.run(variant, direction, blocks);
+    }
+
+    // One pool for every CUDA device of the process: pinned portable memory is every GPU's.
+    [[nodiscard]] std::shared_ptr<PlaneMemory> plane_memory() override {
+        static const std::shared_ptr<PinnedPlanes> shared = std::make_shared<PinnedPlanes>();
+        return shared;
     }
 
 private:

@@ -26,6 +26,7 @@
 #include "kernels.hpp"
 #include "mean_pyramid.cuh"
 #include "partition_runner.hpp"
+#include "pinned_planes.hpp"
 #include "qpel_refine.hpp"
 #include "rate_fast.hpp"
 #include "xme/accounting.hpp"
@@ -277,6 +278,14 @@ private:
         for (std::size_t u = 0; u < uploads.size(); ++u) {
             std::uint8_t* staging = s.staging[u];
             const PlaneView& plane = uploads[u].plane;
+            // A tightly packed pinned plane (a reader filled Device::plane_memory) goes up as it is:
+            // FramePair's planes stay valid until the pair's result is received, after its upload.
+            if (plane.stride == plane.width && is_pinned(plane.data)) {
+                XME_CUDA_CHECK(
+                    cudaMemcpyAsync(s.raw[u], plane.data, raw_bytes, cudaMemcpyHostToDevice, upload_.get()),
+                    site);
+                continue;
+            }
             for (int y = 0; y < plane.height; ++y) {
                 std::memcpy(staging + static_cast<std::size_t>(y) * static_cast<std::size_t>(plane.width),
                             plane.row(y), static_cast<std::size_t>(plane.width));

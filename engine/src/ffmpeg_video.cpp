@@ -128,6 +128,9 @@ public:
 
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
     [[nodiscard]] double convert_seconds() const override { return convert_seconds_; }
+    void set_plane_memory(std::shared_ptr<PlaneMemory> memory) override {
+        overwrite_.memory = std::move(memory);
+    }
 
     std::optional<Frame> read_frame() override {
         while (!ended_) {
@@ -274,7 +277,7 @@ private:
                             "; xme needs one frame size throughout");
         }
         // Both copies below write every sample.
-        Frame frame = make_frame(info_.width, info_.height, ChromaFormat::mono, Plane::ForOverwrite{});
+        Frame frame = make_frame(info_.width, info_.height, ChromaFormat::mono, overwrite_);
         const auto pixel_format = static_cast<AVPixelFormat>(source.format);
         note_bit_depth(pixel_format);
         const AVPixFmtDescriptor* descriptor = av_pix_fmt_desc_get(pixel_format);
@@ -368,6 +371,7 @@ private:
     std::int64_t next_frame_ = 0;
     bool ended_ = false;
     std::vector<Notice> notices_;
+    Plane::ForOverwrite overwrite_;  // where frames' planes live
     double convert_seconds_ = 0;
     AVRational time_base_{0, 1};
     std::int64_t start_time_ = AV_NOPTS_VALUE;

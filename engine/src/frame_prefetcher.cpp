@@ -103,7 +103,7 @@ FramePrefetcher::Result FramePrefetcher::read(std::int64_t j) const {
             if (got == 0) return End{};
             if (marker != layout_.marker) throw ReadSequentially();
         }
-        Frame frame = make_frame(layout_.width, layout_.height, layout_.chroma, Plane::ForOverwrite{});
+        Frame frame = make_frame(layout_.width, layout_.height, layout_.chroma, layout_.overwrite);
         std::int64_t got = 0;
         for (Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
             if (plane->empty()) continue;

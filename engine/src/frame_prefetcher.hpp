@@ -32,8 +32,9 @@ struct FrameLayoutInFile {
     std::int64_t frame_bytes = 0;  // every plane of the file's format
     int width = 0;
     int height = 0;
-    ChromaFormat chroma =
-        ChromaFormat::mono;  // of the frames handed out (mono: luma only, the rest passed over)
+    // Of the frames handed out (mono: luma only, the rest passed over), and where their planes live.
+    ChromaFormat chroma = ChromaFormat::mono;
+    Plane::ForOverwrite overwrite;
 };
 
 // Thrown by next() where the file does not hold a whole frame with its marker at the next offset (a

@@ -81,6 +81,13 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
 
 Scheduler::~Scheduler() = default;
 
+std::shared_ptr<PlaneMemory> Scheduler::plane_memory() const {
+    for (const std::shared_ptr<Device>& device : opened_) {
+        if (std::shared_ptr<PlaneMemory> memory = device->plane_memory()) return memory;
+    }
+    return nullptr;
+}
+
 void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std::int64_t first_index,
                     const std::function<void(ScheduledPair&&)>& deliver,
                     const std::function<void(const std::string&)>& notice) {

@@ -67,7 +67,7 @@ Frame make_frame(int width, int height, ChromaFormat format) {
     return frame;
 }
 
-Frame make_frame(int width, int height, ChromaFormat format, Plane::ForOverwrite overwrite) {
+Frame make_frame(int width, int height, ChromaFormat format, const Plane::ForOverwrite& overwrite) {
     Frame frame;
     frame.chroma = format;
     // A frame is the largest thing xme allocates, and its size comes from the input.

@@ -71,6 +71,9 @@ public:
     [[nodiscard]] const VideoInfo& info() const override { return info_; }
     void set_luma_only() override { luma_only_ = true; }
     void set_read_threads(int threads) override { prefetching_.set_threads(threads); }
+    void set_plane_memory(std::shared_ptr<PlaneMemory> memory) override {
+        overwrite_.memory = std::move(memory);
+    }
 
     std::optional<Frame> read_frame() override {
         if (std::optional<Frame> frame; prefetched(frame)) return frame;
@@ -83,8 +86,8 @@ public:
                         detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
         }
         // read_planes fills every sample or the frame is not returned.
-        Frame frame = make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma,
-                                 Plane::ForOverwrite{});
+        Frame frame =
+            make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma, overwrite_);
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got != frame_bytes_) {
             throw Error(ErrorKind::bad_input,
@@ -117,6 +120,7 @@ public:
 private:
     bool luma_only_ = false;
     detail::Prefetching prefetching_;
+    Plane::ForOverwrite overwrite_;  // where frames' planes live
 
     // From a regular file, frames come from the prefetcher while the file matches its layout.
     bool prefetched(std::optional<Frame>& frame) {
@@ -126,7 +130,8 @@ private:
                 fileno(file_.get()), path_,
                 "FRAME\n",           detail::tell(file_.get()),
                 frame_bytes_,        info_.width,
-                info_.height,        luma_only_ ? ChromaFormat::mono : info_.chroma};
+                info_.height,        luma_only_ ? ChromaFormat::mono : info_.chroma,
+                overwrite_};
         };
         if (!prefetching_.next(file_.get(), layout, frame)) return false;
         if (frame) ++next_frame_;

@@ -232,15 +232,17 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason),
                             settings.session};
     // The metrics need only the figures (the squared errors); the planes come back when a file takes them.
-    options.session.compensation = CompensationRequest{settings.transform, !settings.compensation.prediction.empty(),
-                                                       !settings.compensation.residual.empty(),
-                                                       !settings.compensation.coefficients.empty()};
+    options.session.compensation = CompensationRequest{
+        settings.transform, !settings.compensation.prediction.empty(),
+        !settings.compensation.residual.empty(), !settings.compensation.coefficients.empty()};
     options.session.width = report.video.width;
     options.session.height = report.video.height;
     if (settings.verbose && !report.choice_reason.empty())
         std::cerr << "xme: chose " << report.choice_reason << "\n";
     Scheduler scheduler(registry, options);
     report.devices = scheduler.devices();
+    // Frames straight into the memory a GPU uploads from (no staging copy per frame).
+    reader->set_plane_memory(scheduler.plane_memory());
     // The summary's path is checked now, not after the run; -o is opened in run_pairs, also before it.
     ClaimedOutput json_output = settings.json.empty() || settings.json == "-"
                                     ? ClaimedOutput()
@@ -260,7 +262,8 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     };
     bool frames_lost = false;
     try {
-        report.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        report.setup_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         run_pairs(settings, scheduler, *reader, report, frames_lost);
         if (frames_lost) {
             throw Error(ErrorKind::bad_input,

@@ -123,6 +123,10 @@ public:
     // Error(unsupported) with supports_transform's reason when it says no.
     virtual void transform_blocks(TransformVariant variant, TransformDirection direction,
                                   std::span<Block8x8> blocks);
+
+    // Host memory for frames that this device's sessions upload without a staging copy (a GPU's
+    // pinned memory), for readers to fill (VideoReader::set_plane_memory); null where there is none.
+    [[nodiscard]] virtual std::shared_ptr<PlaneMemory> plane_memory() { return nullptr; }
 };
 
 // A session of `device` whose results carry options.compensation's CompensatedFrame: the device's own

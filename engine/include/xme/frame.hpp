@@ -25,21 +25,57 @@ struct PlaneView {
     }
 };
 
+// Where planes a reader fills may live instead of ordinary memory: a GPU device offers pinned host
+// memory, which it uploads from without a staging copy (Device::plane_memory). Called from any thread.
+class PlaneMemory {
+public:
+    virtual ~PlaneMemory() = default;
+    // `bytes` of memory, or null where this memory has none to give (the plane then takes ordinary
+    // memory).
+    [[nodiscard]] virtual std::uint8_t* allocate(std::size_t bytes) = 0;
+    virtual void release(std::uint8_t* data, std::size_t bytes) noexcept = 0;
+};
+
+namespace detail {
+// Gives a plane's samples back to the PlaneMemory they came from (which it keeps alive), else delete[].
+struct PlaneRelease {
+    std::shared_ptr<PlaneMemory> memory;
+    std::size_t bytes = 0;
+    void operator()(std::uint8_t* data) const noexcept {
+        if (memory) {
+            memory->release(data, bytes);
+        } else {
+            delete[] data;
+        }
+    }
+};
+}  // namespace detail
+
 // An owning, tightly packed 8-bit plane.
 class Plane {
 public:
     // Asks for a plane whose every sample the caller writes next (a reader filling a frame): its
-    // samples start undefined, without the pass that zeroing would cost (2 MB of writes a 1080p frame).
-    struct ForOverwrite {};
+    // samples start undefined, without the pass that zeroing would cost (2 MB of writes a 1080p frame),
+    // in `memory` where given.
+    struct ForOverwrite {
+        std::shared_ptr<PlaneMemory> memory;
+    };
 
     Plane() = default;
     Plane(int width, int height, std::uint8_t fill = 0) : Plane(width, height, ForOverwrite{}) {
         std::fill_n(pixels_.get(), size_, fill);
     }
-    Plane(int width, int height, ForOverwrite /*tag*/)
-        : width_(width), height_(height),
-          size_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height)),
-          pixels_(std::make_unique_for_overwrite<std::uint8_t[]>(size_)) {}
+    Plane(int width, int height, const ForOverwrite& overwrite)
+        : width_(width),
+          height_(height),
+          size_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
+        std::uint8_t* data = overwrite.memory && size_ > 0 ? overwrite.memory->allocate(size_) : nullptr;
+        if (data != nullptr) {
+            pixels_ = Pixels(data, Release{overwrite.memory, size_});
+        } else {
+            pixels_ = Pixels(new std::uint8_t[size_], Release{});
+        }
+    }
     Plane(const Plane& other) : Plane(other.width_, other.height_, ForOverwrite{}) {
         std::copy_n(other.pixels_.get(), size_, pixels_.get());
     }
@@ -65,6 +101,9 @@ public:
     [[nodiscard]] bool empty() const { return size_ == 0; }
 
 private:
+    using Release = detail::PlaneRelease;
+    using Pixels = std::unique_ptr<std::uint8_t[], Release>;
+
     void swap(Plane& other) noexcept {
         std::swap(width_, other.width_);
         std::swap(height_, other.height_);
@@ -75,7 +114,7 @@ private:
     int width_ = 0;
     int height_ = 0;
     std::size_t size_ = 0;
-    std::unique_ptr<std::uint8_t[]> pixels_;
+    Pixels pixels_;
 };
 
 // Chroma subsampling of a frame; mono frames have no chroma planes.
@@ -100,6 +139,7 @@ struct Frame {
 // sample, left for it to overwrite); throws Error(unsupported) "... too large for this machine's
 // memory" where the allocation fails.
 [[nodiscard]] Frame make_frame(int width, int height, ChromaFormat format);
-[[nodiscard]] Frame make_frame(int width, int height, ChromaFormat format, Plane::ForOverwrite overwrite);
+[[nodiscard]] Frame make_frame(int width, int height, ChromaFormat format,
+                               const Plane::ForOverwrite& overwrite);
 
 }  // namespace xme

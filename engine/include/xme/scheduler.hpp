@@ -83,6 +83,9 @@ public:
     Scheduler& operator=(const Scheduler&) = delete;
 
     [[nodiscard]] const std::vector<ScheduledDevice>& devices() const { return devices_; }
+    // Where the frames this job reads had best live: the first of its devices' plane_memory (a GPU's
+    // pinned memory is pinned for all GPUs of the process, and any device reads it), else null.
+    [[nodiscard]] std::shared_ptr<PlaneMemory> plane_memory() const;
     // The last run's reading and delivering time.
     [[nodiscard]] const HostStageTimes& host_times() const { return host_times_; }
 

@@ -67,6 +67,10 @@ public:
     // a regular file (Y4M and raw; 0: read on the caller's thread). The default comes from the
     // machine's cores: none below 8, up to 4. Set it before the first read; other readers ignore it.
     virtual void set_read_threads(int /*threads*/) {}
+
+    // Memory for the planes of the frames read from now on (Scheduler::plane_memory: pinned memory a
+    // GPU uploads from without a copy); null: ordinary memory. Readers that fill frames take it.
+    virtual void set_plane_memory(std::shared_ptr<PlaneMemory> memory) { static_cast<void>(memory); }
 };
 
 // Opens by content and extension: ".y4m" as YUV4MPEG2, ".yuv"/".raw"/".gray" as raw planar (size
