@@ -123,13 +123,14 @@ FramePrefetcher::Result FramePrefetcher::read(std::int64_t j) const {
     }
 }
 
-bool Prefetching::next(std::FILE* file, const std::function<FrameLayoutInFile()>& layout,
-                       std::optional<Frame>& frame) {
+bool Prefetching::next(std::FILE* file, const FrameLayoutInFile& shape, std::optional<Frame>& frame) {
     if (!prefetcher_) {
         if (given_up_ || threads_ <= 0) return false;
-        FrameLayoutInFile described = layout();
-        path_ = described.path;
-        prefetcher_ = std::make_unique<FramePrefetcher>(std::move(described), threads_);
+        FrameLayoutInFile layout = shape;
+        layout.descriptor = fileno(file);
+        layout.start_offset = static_cast<std::int64_t>(ftello(file));
+        path_ = layout.path;
+        prefetcher_ = std::make_unique<FramePrefetcher>(std::move(layout), threads_);
     }
     try {
         frame = prefetcher_->next();

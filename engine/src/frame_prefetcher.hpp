@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -92,10 +91,9 @@ class Prefetching {
 public:
     void set_threads(int threads) { threads_ = threads; }
     // True when the prefetcher answered: `frame` is the next frame, or nothing at the end. False: read
-    // the next frame sequentially (the FILE is at it). `layout` describes the frames from the FILE's
-    // position; it is asked for once.
-    [[nodiscard]] bool next(std::FILE* file, const std::function<FrameLayoutInFile()>& layout,
-                            std::optional<Frame>& frame);
+    // the next frame sequentially (the FILE is at it). `shape` describes the frames; their descriptor
+    // and start offset are the FILE's, taken when prefetching starts.
+    [[nodiscard]] bool next(std::FILE* file, const FrameLayoutInFile& shape, std::optional<Frame>& frame);
     // Before a sequential operation: the FILE moves to the first frame not handed out.
     void stop(std::FILE* file);
 

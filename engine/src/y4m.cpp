@@ -125,15 +125,14 @@ private:
     // From a regular file, frames come from the prefetcher while the file matches its layout.
     bool prefetched(std::optional<Frame>& frame) {
         if (!file_size_) return false;
-        const auto layout = [&] {
-            return detail::FrameLayoutInFile{
-                fileno(file_.get()), path_,
-                "FRAME\n",           detail::tell(file_.get()),
-                frame_bytes_,        info_.width,
-                info_.height,        luma_only_ ? ChromaFormat::mono : info_.chroma,
-                overwrite_};
-        };
-        if (!prefetching_.next(file_.get(), layout, frame)) return false;
+        const detail::FrameLayoutInFile shape{.path = path_,
+                                              .marker = "FRAME\n",
+                                              .frame_bytes = frame_bytes_,
+                                              .width = info_.width,
+                                              .height = info_.height,
+                                              .chroma = luma_only_ ? ChromaFormat::mono : info_.chroma,
+                                              .overwrite = overwrite_};
+        if (!prefetching_.next(file_.get(), shape, frame)) return false;
         if (frame) ++next_frame_;
         return true;
     }
