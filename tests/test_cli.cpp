@@ -131,6 +131,8 @@ TEST_SUITE("cli") {
              "--frames: must be a whole number of at least 1, not '0'"},
             {"estimate " + clip + " --start -2", 2,
              "--start: must be a whole number of at least 0, not '-2'"},
+            {"estimate " + clip + " --read-threads 99999999999", 2,
+             "--read-threads: must be a whole number from 0 to 64, not '99999999999'"},
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
             {"estimate", 2, "input is required"},
         };

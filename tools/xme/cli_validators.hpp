@@ -4,22 +4,27 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <system_error>
 
 namespace xme::cli {
 
-// A whole number of at least `minimum` (frames, pairs, threads).
-inline CLI::Validator whole_number_from(long long minimum) {
-    return {[minimum](std::string& text) -> std::string {
-                long long value = 0;
-                const char* end = text.data() + text.size();
-                const auto [stop, error] = std::from_chars(text.data(), end, value);
-                if (error == std::errc() && stop == end && value >= minimum) return {};
-                return "must be a whole number of at least " + std::to_string(minimum) + ", not '" + text +
-                       "'";
-            },
-            "INT>=" + std::to_string(minimum)};
+// A whole number of at least `minimum` (frames, pairs, threads), and at most `maximum` where given.
+inline CLI::Validator whole_number_from(long long minimum, std::optional<long long> maximum = std::nullopt) {
+    const std::string wanted = maximum ? "from " + std::to_string(minimum) + " to " + std::to_string(*maximum)
+                                       : "of at least " + std::to_string(minimum);
+    return {
+        [minimum, maximum, wanted](std::string& text) -> std::string {
+            long long value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (error == std::errc() && stop == end && value >= minimum && (!maximum || value <= *maximum))
+                return {};
+            return "must be a whole number " + wanted + ", not '" + text + "'";
+        },
+        maximum ? "INT in " + std::to_string(minimum) + ".." + std::to_string(*maximum)
+                : "INT>=" + std::to_string(minimum)};
 }
 
 // A number above 0 (scales).
