@@ -172,6 +172,43 @@ TEST_SUITE("cli") {
         CHECK(summary["error"].get<std::string>().find("truncated") != std::string::npos);
     }
 
+    TEST_CASE("estimate --read-only reads every frame as the job would and estimates nothing") {
+        const fs::path dir = scratch_dir("read_only");
+        auto rng = xme::test::rng_for("cli read-only");
+        const fs::path video = dir / "clip.y4m";
+        {
+            xme::Y4mWriter writer(video.string(), 48, 32, xme::ChromaFormat::yuv420);
+            for (int i = 0; i < 5; ++i) {
+                auto frame = xme::make_frame(48, 32, xme::ChromaFormat::yuv420);
+                frame.luma = xme::test::make_pair(xme::test::Content::moving_texture, 48, 32, rng).current;
+                writer.write(frame);
+            }
+        }
+        for (const std::string threads : {"0", "2"}) {
+            for (const auto& [frames, expected] : {std::pair{"", 5}, std::pair{" --frames 3", 3}}) {
+                const fs::path json = dir / ("read_" + threads + ".json");
+                const Run run =
+                    run_xme("estimate " + video.string() + " --backend cpu --read-only --read-threads " +
+                            threads + frames + " --json " + json.string());
+                INFO(run.output);
+                REQUIRE(run.exit_code == 0);
+                CHECK(run.output.find(std::to_string(expected) + " frames in") != std::string::npos);
+                const auto summary = nlohmann::json::parse(read_file(json));
+                const auto& figures = summary["timing"]["read_only"];
+                CHECK(figures["frames"] == expected);
+                CHECK(figures["luma_bytes"] == expected * 48 * 32);
+                CHECK(figures["frames_per_second"].get<double>() > 0);
+                CHECK(summary["frames"].empty());
+            }
+        }
+        const std::string common = "estimate " + video.string() + " --backend cpu --read-only ";
+        xme::test::cli::check_refusals(
+            {{common + "-o " + (dir / "mv.csv").string(), "-o has nothing to show"},
+             {common + "--prediction " + (dir / "p.y4m").string(), "--prediction"},
+             {common + "--draw " + (dir / "d.png").string(), "--draw"}});
+        CHECK(!fs::exists(dir / "mv.csv"));
+    }
+
     TEST_CASE("devices lists every backend, available or with its reason") {
         const Run run = run_xme("devices");
         CHECK(run.exit_code == 0);

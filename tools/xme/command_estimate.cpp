@@ -18,8 +18,13 @@ Command add_estimate_command(CLI::App& app) {
     cmd->add_option("--draw", *draw,
                     "Each pair's vectors drawn over its frame, as `xme draw` does: out.png (one pair), "
                     "frames_%04d.png or a video (out.mp4)");
-    return {cmd, [options, draw] {
+    auto read_only = std::make_shared<bool>(false);
+    cmd->add_flag("--read-only", *read_only,
+                  "Read the frames as the job would (same reader, --read-threads, the device's memory) and "
+                  "estimate nothing: frames/s and GB/s of the input alone, the pace no job on it can pass");
+    return {cmd, [options, draw, read_only] {
                 EstimateSettings settings = settings_from(*options);
+                settings.read_only = *read_only;
                 std::optional<PairDrawer> drawer;
                 if (!draw->empty()) {
                     drawer.emplace(*draw, settings.session.params.partitions == Partitions::all,

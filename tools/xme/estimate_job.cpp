@@ -189,6 +189,44 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     if (report.frames.empty() && frames_got < 2) throw_no_pair(settings, settings.start + frames_got);
 }
 
+// --read-only: every frame read and dropped at once (back to the devices' memory), timed from the first
+// read, so that the figure is the input's own pace with the job's reader and nothing else.
+ReadOnlyFigures read_frames_only(const EstimateSettings& settings, VideoReader& reader,
+                                 EstimateReport& report, bool& frames_lost) {
+    ReadOnlyFigures figures;
+    const auto start = std::chrono::steady_clock::now();
+    while (settings.frames < 0 || figures.frames < settings.frames) {
+        const std::optional<Frame> frame = reader.read_frame();
+        take_reader_notices(reader, report, frames_lost);
+        if (!frame) break;
+        ++figures.frames;
+        figures.luma_bytes +=
+            static_cast<std::uint64_t>(frame->width()) * static_cast<std::uint64_t>(frame->height());
+    }
+    figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return figures;
+}
+
+// --read-only writes the summary alone: a file that would hold estimates is refused, naming it.
+void check_read_only(const EstimateSettings& settings) {
+    if (!settings.read_only) return;
+    const std::pair<bool, const char*> outputs[] = {
+        {!settings.output.empty(), "-o"},
+        {!settings.export_mvs.empty(), "--export-mvs"},
+        {!settings.compensation.prediction.empty(), "--prediction"},
+        {!settings.compensation.residual.empty(), "--residual"},
+        {!settings.compensation.coefficients.empty(), "--coefficients"},
+        {static_cast<bool>(settings.on_pair), "--draw"},
+        {settings.policy == Policy::mirror, "--policy mirror"}};
+    for (const auto& [given, name] : outputs) {
+        if (given) {
+            throw Error(ErrorKind::invalid_argument, std::string("--read-only estimates nothing, so ") +
+                                                         name +
+                                                         " has nothing to show: leave one of them out");
+        }
+    }
+}
+
 }  // namespace
 
 bool EstimateReport::all_agree() const {
@@ -224,6 +262,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     const bool count_exact = video.frame_count >= 0 && !video.format.starts_with("ffmpeg");
     if (count_exact && video.frame_count - settings.start < 2) throw_no_pair(settings, video.frame_count);
     check_single_field_output(settings, video);
+    check_read_only(settings);
     if (settings.start > 0) {
         const std::int64_t skipped = reader->skip_frames(settings.start);
         if (skipped < settings.start) throw_no_pair(settings, skipped);
@@ -264,7 +303,11 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
     try {
         report.setup_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        run_pairs(settings, scheduler, *reader, report, frames_lost);
+        if (settings.read_only) {
+            report.read_only = read_frames_only(settings, *reader, report, frames_lost);
+        } else {
+            run_pairs(settings, scheduler, *reader, report, frames_lost);
+        }
         if (frames_lost) {
             throw Error(ErrorKind::bad_input,
                         input_name(settings.input) +

@@ -34,6 +34,9 @@ struct EstimateSettings {
     bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw
     bool quiet = false;
     bool verbose = false;
+    // --read-only: the frames read as the job would read them (same reader, threads and the devices'
+    // memory) and nothing estimated: the input's own limit, to hold a whole job's pace against.
+    bool read_only = false;
     // Each pair as it is delivered, in frame order (`xme estimate --draw`).
     std::function<void(const ScheduledPair&, const VideoInfo&)> on_pair;
 
@@ -62,6 +65,13 @@ struct DeviceAgreement {
     std::vector<std::pair<std::int64_t, BlockMismatch>> mismatches;  // with their frame
 };
 
+// What --read-only measured: frames read and the luma bytes they hold.
+struct ReadOnlyFigures {
+    std::int64_t frames = 0;
+    std::uint64_t luma_bytes = 0;
+    double seconds = 0;  // from the first read to the last, setup excluded
+};
+
 struct EstimateReport {
     VideoInfo video;
     std::vector<ScheduledDevice> devices;
@@ -73,8 +83,9 @@ struct EstimateReport {
     double setup_seconds = 0;    // of wall_seconds: opening the input and the devices, before the first read
     HostStageTimes host_times;   // the run's reading and delivering (the devices' own: in `devices`)
     double convert_seconds = 0;  // of host_times.read_seconds: converting decoded pictures to luma
-    std::uint64_t comparisons_per_pair = 0;  // mean over the pairs delivered
-    std::optional<std::string> error;        // the fault that ended the run early, if any
+    std::uint64_t comparisons_per_pair = 0;    // mean over the pairs delivered
+    std::optional<std::string> error;          // the fault that ended the run early, if any
+    std::optional<ReadOnlyFigures> read_only;  // --read-only's run, in place of frames
 
     [[nodiscard]] bool all_agree() const;
 };

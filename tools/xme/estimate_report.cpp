@@ -82,6 +82,21 @@ nlohmann::json totals_json(const EstimateReport& report, const SearchParams& p) 
             {"modes", mode_counts_json(modes, sub_modes, p)}};
 }
 
+// --read-only's figures, or null for a run that estimated.
+nlohmann::json read_only_json(const EstimateReport& report) {
+    if (!report.read_only) return nullptr;
+    const ReadOnlyFigures& r = *report.read_only;
+    const double per_second = r.seconds > 0 ? 1 / r.seconds : 0;
+    return {{"frames", r.frames},
+            {"seconds", r.seconds},
+            {"frames_per_second", static_cast<double>(r.frames) * per_second},
+            {"luma_bytes", r.luma_bytes},
+            {"luma_gigabytes_per_second", static_cast<double>(r.luma_bytes) * per_second / 1e9},
+            {"meaning",
+             "frames read by the job's own reader into the devices' memory and dropped, nothing estimated: "
+             "the input's pace alone, from the first read to the last"}};
+}
+
 // Where the job's time went, per thread: the reader (decoding, converting), the outputs, and each
 // device's worker (submitting, receiving; the device's own time is device_seconds), so that a user
 // can see which stage limits the job.
@@ -216,6 +231,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"wall_frames_per_second", report.wall_seconds > 0 ? pairs / report.wall_seconds : 0},
           {"pixel_comparisons_per_pair", report.comparisons_per_pair},
           {"stages", stages_json(report)},
+          {"read_only", read_only_json(report)},
           {"device_time_includes",
            "each device's own clock per pair: GPU events or timestamps around "
            "its kernels; for the CPU, the search"}}},
@@ -229,6 +245,20 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
 }
 
 void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out) {
+    if (report.read_only) {
+        const ReadOnlyFigures& r = *report.read_only;
+        std::fprintf(
+            out,
+            "%s: %dx%d %s; read only (%s reading threads): %lld frames in %.3f s, %.1f frames/s, %.2f "
+            "GB/s of luma; setup %.3f s\n",
+            escape_text(input_name(settings.input)).c_str(), report.video.width, report.video.height,
+            report.video.format.c_str(),
+            settings.read_threads < 0 ? "default" : std::to_string(settings.read_threads).c_str(),
+            static_cast<long long>(r.frames), r.seconds,
+            r.seconds > 0 ? static_cast<double>(r.frames) / r.seconds : 0,
+            r.seconds > 0 ? static_cast<double>(r.luma_bytes) / r.seconds / 1e9 : 0, report.setup_seconds);
+        return;
+    }
     const auto& p = settings.session.params;
     std::fprintf(out, "%s: %dx%d %s; %s block %d range %d border %s; policy %s\n",
                  escape_text(input_name(settings.input)).c_str(), report.video.width, report.video.height,
@@ -262,11 +292,12 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
                      d.failure ? (" FAILED: " + *d.failure).c_str() : "");
     }
     const HostStageTimes& host = report.host_times;
-    std::fprintf(out,
-                 "  time by stage: setup %.3f s, read %.3f s (decode %.3f, convert %.3f), outputs and metrics "
-                 "%.3f s",
-                 report.setup_seconds, host.read_seconds, std::max(0.0, host.read_seconds - report.convert_seconds),
-                 report.convert_seconds, host.deliver_seconds);
+    std::fprintf(
+        out,
+        "  time by stage: setup %.3f s, read %.3f s (decode %.3f, convert %.3f), outputs and metrics "
+        "%.3f s",
+        report.setup_seconds, host.read_seconds, std::max(0.0, host.read_seconds - report.convert_seconds),
+        report.convert_seconds, host.deliver_seconds);
     for (const auto& d : report.devices) {
         std::fprintf(out, "; %s submit %.3f s, receive %.3f s", d.info.name.c_str(), d.submit_seconds,
                      d.receive_seconds);
