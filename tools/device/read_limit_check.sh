@@ -18,13 +18,13 @@ header=$(head -1 /tmp/one.y4m | wc -c)
 tail -c +$((header + 1)) /tmp/one.y4m > /tmp/body
 { cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do cat /tmp/body; done; } > "$clip"
 ls -l "$clip"
-"$xme" bench --backends "$device" --variants fast --sizes 1920x1080 --blocks 16 --ranges 16 --algos fs \
-  --pairs 400 --compensate none --no-sad-peak | tail -3
 for t in $threads; do
-  if [ "$t" -gt 0 ]; then "$xme" estimate "$clip" --read-only --read-threads "$t" --json "$OUT/read_only_$t.json" | tail -2; fi
+  "$xme" estimate "$clip" --read-only --read-threads "$t" --json "$OUT/read_only_$t.json" | tail -2
   for run in 1 2; do
     "$xme" estimate "$clip" --backend "$device" --block 16 --range 16 --read-threads "$t" --quiet \
       --json "$OUT/estimate_read${t}_$run.json"
-    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); t=j['timing']; print('read-threads $t run $run', {k: t[k] for k in t if k!='stages'}, t.get('stages'))" "$OUT/estimate_read${t}_$run.json" 2>/dev/null || tail -c 600 "$OUT/estimate_read${t}_$run.json"
+    python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timing']; print('read-threads $t run $run:',
+      {k: t[k] for k in ('pairs', 'wall_seconds', 'device_seconds', 'wall_frames_per_second')}, t['stages'])" \
+      "$OUT/estimate_read${t}_$run.json" 2>/dev/null || tail -c 900 "$OUT/estimate_read${t}_$run.json"
   done
 done
