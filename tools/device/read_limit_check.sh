@@ -19,7 +19,7 @@ tail -c +$((header + 1)) /tmp/one.y4m > /tmp/body
 { cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do cat /tmp/body; done; } > "$clip"
 ls -l "$clip"
 for t in $threads; do
-  "$xme" estimate "$clip" --read-only --read-threads "$t" --json "$OUT/read_only_$t.json" | tail -2
+  "$xme" estimate "$clip" --backend "$device" --read-only --read-threads "$t" --json "$OUT/read_only_$t.json" | tail -2
   for run in 1 2; do
     "$xme" estimate "$clip" --backend "$device" --block 16 --range 16 --read-threads "$t" --quiet \
       --json "$OUT/estimate_read${t}_$run.json"
