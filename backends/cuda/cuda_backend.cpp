@@ -111,6 +111,10 @@ public:
     CudaDevice(int ordinal, DeviceInfo info) : ordinal_(ordinal), info_(std::move(info)) {
         const CallSite site{info_.name, -1, {}};
         XME_CUDA_CHECK(cudaGetDeviceProperties(&prop_, ordinal_), site);
+        // The context now, while the job is being set up: created lazily, its ~0.1 s (H100 machine)
+        // fell on the first frame's pinned allocation and a job's stages counted it as reading.
+        XME_CUDA_CHECK(cudaSetDevice(ordinal_), site);
+        XME_CUDA_CHECK(cudaFree(nullptr), site);
     }
 
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }

@@ -14,7 +14,7 @@ namespace xme::detail {
 
 int default_read_threads() {
     const unsigned cores = std::thread::hardware_concurrency();
-    return cores >= 8 ? static_cast<int>(std::min(4U, cores / 4)) : 0;
+    return cores >= 8 ? static_cast<int>(std::min(8U, cores / 2)) : 0;
 }
 
 FramePrefetcher::FramePrefetcher(FrameLayoutInFile layout, int threads)

@@ -138,7 +138,7 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
         ->check(whole_number_from(0));
     cmd.add_option("--read-threads", s.read_threads,
                    "Threads reading a Y4M or raw file ahead, in parallel (0: the scheduler's reader alone); "
-                   "default: by cores (none below 8, up to 4); at most 64")
+                   "default: by cores (none below 8, else half of them up to 8); at most 64")
         ->check(whole_number_from(0, 64));
     cmd.add_option(
            "-o,--output", s.output,
