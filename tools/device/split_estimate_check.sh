@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Issue 16 on a machine with two GPUs: whole `xme estimate` jobs of a 1080p Y4M (testsrc2, carried gzipped
+# in .device/clips, looped to LOOPS x 120 frames), each GPU alone and both under --policy split, REPS
+# rounds, for fs at ranges 16 and 64, fs+qpel at 16 and the 41 partitions at 32 (docs/scheduler-notes.md).
+# Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
+set -uo pipefail
+loops=${1:-16}
+reps=${2:-3}
+export XME_BUILD=${XME_BUILD:-build/device}
+source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
+xme=$B/tools/xme
+nproc; nvidia-smi --query-gpu=name --format=csv,noheader
+clip=/tmp/split_1080p.y4m
+gunzip -c .device/clips/testsrc2_1080p.y4m.gz > /tmp/one.y4m
+header=$(head -1 /tmp/one.y4m | wc -c)
+{ cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do tail -c +$((header + 1)) /tmp/one.y4m; done; } > "$clip"
+"$xme" estimate "$clip" --backend cuda:0 --read-only | tail -1
+run() {  # NAME, then estimate's options
+  local name=$1; shift
+  "$xme" estimate "$clip" --block 16 --quiet --json /tmp/split.json "$@" || return
+  python3 - "$name" <<'PY'
+import json, sys
+j = json.load(open('/tmp/split.json')); t = j['timing']; s = t['stages']
+counts = {}
+for f in j['frames']:
+    for d in f['devices']: counts[d['device']] = counts.get(d['device'], 0) + 1
+print('%-28s %7.0f pairs/s wall %.3f s setup %.3f s; device s %s; pairs %s' % (sys.argv[1], t['wall_frames_per_second'], t['wall_seconds'], s['setup_seconds'], [round(d['device_seconds'], 3) for d in s['devices']], counts))
+PY
+}
+for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --subpel qpel" "fs+p41 r32:--range 32 --partitions all"; do
+  name=${config%%:*}; options=${config#*:}
+  for ((rep = 1; rep <= reps; ++rep)); do
+    run "$name cuda:0" $options --backend cuda:0
+    run "$name cuda:1" $options --backend cuda:1
+    run "$name split" $options --backends cuda:0,cuda:1 --policy split
+  done
+done
