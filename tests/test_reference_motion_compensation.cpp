@@ -142,6 +142,41 @@ TEST_SUITE("reference") {
                         xme::Error);
     }
 
+    TEST_CASE("compensate()'s prediction by rows from SPEC §9's partitions equals the reference's") {
+        auto rng = xme::test::rng_for("partition prediction by rows");
+        std::uniform_int_distribution<int> extent(-80, 80);
+        std::uniform_int_distribution<int> pick(0, 3);
+        for (const auto& [width, height] :
+             {std::pair{37, 29}, std::pair{64, 48}, std::pair{70, 33}, std::pair{5, 3}}) {
+            const Plane reference = random_plane(width, height, rng);
+            for (const xme::Distortion distortion : {xme::Distortion::sad, xme::Distortion::satd}) {
+                xme::MotionField field(width, height, 16, xme::CostKind{distortion, false});
+                field.macroblocks.resize(field.blocks.size());
+                for (auto& macroblock : field.macroblocks) {
+                    macroblock.decision.mode = static_cast<xme::MacroblockMode>(pick(rng));
+                    for (auto& sub_mode : macroblock.decision.sub_modes)
+                        sub_mode = static_cast<xme::SubMode>(pick(rng));
+                    for (auto& motion : macroblock.partitions) {
+                        // Whole-sample vectors (rows for either filter), half-sample for bilinear, any
+                        // quarter for H.264's samples (the reference's).
+                        const int x = extent(rng);
+                        const int y = extent(rng);
+                        const bool whole = pick(rng) < 2;
+                        const int mask = whole ? ~3 : distortion == xme::Distortion::sad ? ~1 : ~0;
+                        motion.mv_x = static_cast<std::int16_t>(x & mask);
+                        motion.mv_y = static_cast<std::int16_t>(y & mask);
+                    }
+                }
+                field.macroblocks.front().partitions.fill({});  // inside at (0, 0): the row path for sure
+                const Plane expected = ref::predict_field(reference.view(), field);
+                const Plane actual = xme::predict_field_by_rows(reference.view(), field);
+                CAPTURE(width);
+                CAPTURE(static_cast<int>(distortion));
+                CHECK(std::equal(expected.data(), expected.data() + expected.size_bytes(), actual.data()));
+            }
+        }
+    }
+
     TEST_CASE("luma PSNR is 10 log10(255^2 / MSE) of the exact squared error, on rows of any width") {
         auto rng = xme::test::rng_for("luma psnr");
         // Rows wider than the 32-bit runs it sums (16384 samples), the largest differences (0 against
