@@ -122,8 +122,9 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     std::int64_t last_submitted = -2;  // no pair yet
     bool refused = false;              // the last pair in flight was refused by submit
     std::unique_ptr<MotionSession> session;
-    // The device's busy time: each pair from when the device could start on it (its submission, or
-    // the previous result, whichever is later) to its result. Waiting for frames is not counted.
+    // The device's busy time: each pair after the first from when the device could start on it (its
+    // submission, or the previous result, whichever is later) to its result. Waiting for frames is not
+    // counted.
     Clock::time_point last_result{};
     double busy_seconds = 0;
     ScheduledDevice& stats = shared.devices[index];
@@ -160,9 +161,17 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         slot.results.push_back({index, std::move(result)});
         ++stats.pairs_done;
         const auto now = Clock::now();
-        busy_seconds += std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count();
+        // The first pair carries the session's one-time costs (CUDA loads its kernels at their first
+        // launch: ~15 ms on the H100 machine against 0.09 ms a 1080p pair), which made a GPU look 100
+        // times slower than it is and split starved it. So the rate counts the pairs after the first,
+        // and until there is one the device counts as not yet measured (it takes one pair at a time).
+        if (stats.pairs_done > 1)
+            busy_seconds +=
+                std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count();
         last_result = now;
-        shared.rates[index] = static_cast<double>(stats.pairs_done) / std::max(busy_seconds, 1e-9);
+        shared.rates[index] = stats.pairs_done > 1
+                                  ? static_cast<double>(stats.pairs_done - 1) / std::max(busy_seconds, 1e-9)
+                                  : 0;
         shared.changed.notify_all();
     };
     try {
