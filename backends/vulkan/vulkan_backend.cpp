@@ -25,13 +25,7 @@ namespace {
 // SPEC §9's 41 partitions on the fast variant (partition_search.cpp): what runs, and why not otherwise.
 Support partition_support(const DeviceInfo& info, const SessionOptions& options) {
     const SearchParams& p = options.params;
-    std::string missing;
-    const auto lacks = [&](bool condition, const std::string& what) {
-        if (condition) missing += (missing.empty() ? "" : ", ") + what;
-    };
-    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
-    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
-    lacks(p.predictor == Predictor::spatial, "the spatial predictor");
+    const std::string missing = partition_search_gaps(p);
     if (!missing.empty()) {
         return Support::no(
             info.name +

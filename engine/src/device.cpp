@@ -42,6 +42,18 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         "scalar oracle: slow)");
 }
 
+std::string partition_search_gaps(const SearchParams& params) {
+    std::string missing;
+    const auto lacks = [&](bool condition, const std::string& what) {
+        if (condition) missing += (missing.empty() ? "" : ", ") + what;
+    };
+    lacks(params.search != SearchMethod::full,
+          "the " + std::string(to_string(params.search)) + " search (SPEC §11)");
+    lacks(params.subpel == Subpel::hpel, "the bilinear half-pel refinement");
+    lacks(params.predictor == Predictor::spatial, "the spatial predictor");
+    return missing;
+}
+
 Support Device::supports_compensation(const SessionOptions& /*options*/) const {
     return Support::no(info().name +
                        " does not compute SPEC §12-§13's compensation itself: the host "
