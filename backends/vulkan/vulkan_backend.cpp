@@ -96,11 +96,8 @@ public:
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
         Support support = supports(options);
         if (!support.supported) return support;
-        if (options.params.partitions == Partitions::all) {
-            return Support::no(info_.name +
-                               " predicts whole blocks only: the prediction from SPEC §9's "
-                               "partitions is computed on the host");
-        }
+        support = whole_block_prediction_only(info_, options);
+        if (!support.supported) return support;
         return compensation_support(*context_, options);
     }
 

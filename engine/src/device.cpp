@@ -54,6 +54,13 @@ std::string partition_search_gaps(const SearchParams& params) {
     return missing;
 }
 
+Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options) {
+    if (options.params.partitions != Partitions::all) return Support::yes();
+    return Support::no(device.name +
+                       " predicts whole blocks only: the prediction from SPEC §9's "
+                       "partitions is computed on the host");
+}
+
 Support Device::supports_compensation(const SessionOptions& /*options*/) const {
     return Support::no(info().name +
                        " does not compute SPEC §12-§13's compensation itself: the host "

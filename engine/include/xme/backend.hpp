@@ -51,6 +51,10 @@ private:
 // empty when they run it. One list, so that the CUDA and Vulkan refusals name the same gaps.
 [[nodiscard]] std::string partition_search_gaps(const SearchParams& params);
 
+// The compensation answer of a device that predicts whole blocks only (SPEC §12): no after SPEC §9's
+// partitions, whose prediction open_compensating_session then computes on the host; yes otherwise.
+[[nodiscard]] Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options);
+
 // Throws Error(unsupported) with the support answer's reason when it is no.
 void require_supported(const Support& support);
 
