@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "xme/backend.hpp"
@@ -59,6 +60,21 @@ Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptio
     return Support::no(device.name +
                        " predicts whole blocks only: the prediction from SPEC §9's "
                        "partitions is computed on the host");
+}
+
+Int16Plane plane_from_tiles(const void* tiles, int width, int height) {
+    const auto* bytes = static_cast<const unsigned char*>(tiles);
+    const auto tiles_x = static_cast<std::size_t>((width + 7) / 8);
+    Int16Plane plane(width, height);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const std::size_t tile =
+                static_cast<std::size_t>(y >> 3) * tiles_x + static_cast<std::size_t>(x >> 3);
+            const std::size_t element = tile * 64 + static_cast<std::size_t>((y & 7) * 8 + (x & 7));
+            std::memcpy(&plane.at(x, y), bytes + element * sizeof(std::int16_t), sizeof(std::int16_t));
+        }
+    }
+    return plane;
 }
 
 Support Device::supports_compensation(const SessionOptions& /*options*/) const {

@@ -55,6 +55,12 @@ private:
 // partitions, whose prediction open_compensating_session then computes on the host; yes otherwise.
 [[nodiscard]] Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options);
 
+// A width x height plane from the tile-major layout the GPU compensation kernels write (the residual,
+// the coefficients; tile_element in compensation_pixel.cuh and compensation_common.glsl): 8x8 tiles of
+// 64 int16, row by row within a tile, tiles row-major with ceil(width / 8) per row. `tiles` need not
+// be aligned (a mapped readback buffer at any offset).
+[[nodiscard]] Int16Plane plane_from_tiles(const void* tiles, int width, int height);
+
 // Throws Error(unsupported) with the support answer's reason when it is no.
 void require_supported(const Support& support);
 
