@@ -83,6 +83,23 @@ PlaneInput plane_input(const py::handle& object, const std::string& what) {
     return input;
 }
 
+PairInput pair_input(const py::handle& reference, const py::handle& current,
+                     const SessionOptions& job_session) {
+    PairInput pair{plane_input(reference, "reference"), plane_input(current, "current"), job_session};
+    const PlaneView& reference_plane = pair.reference.view;
+    const PlaneView& current_plane = pair.current.view;
+    if (reference_plane.width != current_plane.width || reference_plane.height != current_plane.height) {
+        throw Error(ErrorKind::invalid_argument,
+                    "reference is " + std::to_string(reference_plane.width) + "x" +
+                        std::to_string(reference_plane.height) + " but current is " +
+                        std::to_string(current_plane.width) + "x" + std::to_string(current_plane.height) +
+                        " (width x height): a pair's frames must be of one size");
+    }
+    pair.session.width = current_plane.width;
+    pair.session.height = current_plane.height;
+    return pair;
+}
+
 Frame frame_from_array(const py::handle& object, const std::string& what) {
     Frame frame;
     frame.chroma = ChromaFormat::mono;

@@ -89,8 +89,15 @@ struct FieldArrays {
 [[nodiscard]] FieldArrays field_arrays(const MotionField& field, std::int64_t frame,
                                        const std::string& device, double device_seconds);
 
-// Throws Error(invalid_argument) unless a pair's two planes are of one size.
-void check_same_size(const PlaneView& reference, const PlaneView& current);
+// One frame pair's arrays as planes (plane_input), and a job's session options sized to them.
+struct PairInput {
+    PlaneInput reference;
+    PlaneInput current;
+    SessionOptions session;
+};
+// Throws Error(invalid_argument) for an array plane_input refuses, or planes of two sizes.
+[[nodiscard]] PairInput pair_input(const py::handle& reference, const py::handle& current,
+                                   const SessionOptions& job_session);
 
 void bind_field(py::module_& module);
 void bind_compare(py::module_& module);

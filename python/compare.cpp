@@ -63,12 +63,10 @@ py::dict compare(const py::handle& reference_array, const py::handle& current_ar
             throw Error(ErrorKind::invalid_argument, "device " + names[i] + " is listed twice");
     }
     const JobKeywords job = parse_keywords(options, false);
-    const PlaneInput reference = plane_input(reference_array, "reference");
-    const PlaneInput current = plane_input(current_array, "current");
-    check_same_size(reference.view, current.view);
-    SessionOptions session = job.session;
-    session.width = current.view.width;
-    session.height = current.view.height;
+    const PairInput pair = pair_input(reference_array, current_array, job.session);
+    const PlaneView& reference = pair.reference.view;
+    const PlaneView& current = pair.current.view;
+    const SessionOptions& session = pair.session;
 
     std::vector<DeviceRun> runs(names.size());
     {
@@ -84,7 +82,7 @@ py::dict compare(const py::handle& reference_array, const py::handle& current_ar
         }
         for (std::size_t i = 0; i < names.size(); ++i) {
             const std::lock_guard lock(devices[i]->busy);
-            runs[i].field = estimate_pair(*devices[i]->device, session, reference.view, current.view);
+            runs[i].field = estimate_pair(*devices[i]->device, session, reference, current);
         }
     }
     py::dict fields;
@@ -93,7 +91,7 @@ py::dict compare(const py::handle& reference_array, const py::handle& current_ar
     for (std::size_t i = 0; i < runs.size(); ++i) {
         fields[py::str(runs[i].name)] = field_arrays(runs[i].field, 1, runs[i].name, 0);
         for (std::size_t j = i; j < runs.size(); ++j) {
-            py::dict entry = agreement_entry(runs, i, j, reference.view, current.view, session.params);
+            py::dict entry = agreement_entry(runs, i, j, reference, current, session.params);
             agree = agree && entry["agrees"].cast<bool>();
             agreements.append(entry);
         }

@@ -15,35 +15,21 @@ std::map<std::string, std::shared_ptr<CachedDevice>> device_cache;  // guarded b
 FieldArrays estimate(const py::handle& reference_array, const py::handle& current_array,
                      const py::kwargs& keywords) {
     const JobKeywords job = parse_keywords(keywords, false);
-    const PlaneInput reference = plane_input(reference_array, "reference");
-    const PlaneInput current = plane_input(current_array, "current");
-    check_same_size(reference.view, current.view);
-    SessionOptions options = job.session;
-    options.width = current.view.width;
-    options.height = current.view.height;
+    const PairInput pair = pair_input(reference_array, current_array, job.session);
     MotionField field;
     std::string device_name;
     {
         const py::gil_scoped_release release;  // opening a GPU and searching take no Python objects
         const std::shared_ptr<CachedDevice> cached = cached_device(job.devices.front());
         const std::lock_guard lock(cached->busy);
-        require_supported(cached->device->supports(options));
-        field = estimate_pair(*cached->device, options, reference.view, current.view);
+        require_supported(cached->device->supports(pair.session));
+        field = estimate_pair(*cached->device, pair.session, pair.reference.view, pair.current.view);
         device_name = cached->device->info().name;
     }
     return field_arrays(field, 1, device_name, 0);
 }
 
 }  // namespace
-
-void check_same_size(const PlaneView& reference, const PlaneView& current) {
-    if (reference.width == current.width && reference.height == current.height) return;
-    throw Error(ErrorKind::invalid_argument, "reference is " + std::to_string(reference.width) + "x" +
-                                                 std::to_string(reference.height) + " but current is " +
-                                                 std::to_string(current.width) + "x" +
-                                                 std::to_string(current.height) +
-                                                 " (width x height): a pair's frames must be of one size");
-}
 
 std::shared_ptr<CachedDevice> cached_device(const std::string& name) {
     const std::lock_guard lock(cache_mutex);

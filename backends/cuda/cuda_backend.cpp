@@ -147,14 +147,9 @@ public:
 
     // SPEC §12-§13 after the search (device_compensation.hpp), for every chain this device runs.
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
-        Support support = supports(options);
+        const Support support = supports(options);
         if (!support.supported) return support;
-        if (options.params.partitions == Partitions::all) {
-            return Support::no(info_.name +
-                               " predicts whole blocks only: the prediction from SPEC §9's "
-                               "partitions is computed on the host");
-        }
-        return Support::yes();
+        return whole_block_prediction_only(info_, options);
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {

@@ -4,6 +4,7 @@
 
 #include "compensation_kernels.hpp"
 #include "dct_kernels.hpp"
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
 #include "xme/metrics.hpp"
 
@@ -16,14 +17,6 @@ std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple
 
 DctVariant dct_variant(TransformVariant variant) {
     return variant == TransformVariant::matrix ? DctVariant::matrix : DctVariant::loeffler;
-}
-
-// Tile (x >> 3, y >> 3)'s sample (x & 7, y & 7): compensation_pixel.cuh's tile_element.
-std::size_t tile_element(int x, int y, int tiles_x) {
-    return (static_cast<std::size_t>(y >> 3) * static_cast<std::size_t>(tiles_x) +
-            static_cast<std::size_t>(x >> 3)) *
-               64 +
-           static_cast<std::size_t>((y & 7) * 8 + (x & 7));
 }
 
 }  // namespace
@@ -132,14 +125,6 @@ void DeviceCompensation::enqueue_download(int stage, cudaStream_t download, cons
     }
 }
 
-Int16Plane DeviceCompensation::untile(const std::int16_t* tiles) const {
-    Int16Plane plane(layout_.width, layout_.height);
-    for (int y = 0; y < layout_.height; ++y) {
-        for (int x = 0; x < layout_.width; ++x) plane.at(x, y) = tiles[tile_element(x, y, tiles_x_)];
-    }
-    return plane;
-}
-
 CompensatedFrame DeviceCompensation::result(int stage) const {
     const Stage& s = stages_[static_cast<std::size_t>(stage)];
     CompensationFigures figures{};
@@ -160,12 +145,14 @@ CompensatedFrame DeviceCompensation::result(int stage) const {
         std::memcpy(frame.prediction.data(), s.prediction_host,
                     static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height));
     }
-    if (s.residual_host != nullptr) frame.residual = untile(s.residual_host);
+    if (s.residual_host != nullptr)
+        frame.residual = plane_from_tiles(s.residual_host, layout_.width, layout_.height);
     frame.residual_abs_sum = figures.residual_abs_sum;
     frame.prediction_squared_error = figures.prediction_sse;
     frame.zero_motion_squared_error = figures.zero_motion_sse;
     if (!request_.transform) return frame;
-    if (s.coefficients_host != nullptr) frame.coefficients = untile(s.coefficients_host);
+    if (s.coefficients_host != nullptr)
+        frame.coefficients = plane_from_tiles(s.coefficients_host, layout_.width, layout_.height);
     TransformFigures transform;
     transform.coefficient_energy = figures.coefficient_energy;
     // As compensate() computes them: the same integers, the same double operations.

@@ -39,7 +39,6 @@ private:
         std::int16_t* residual_host = nullptr;
         std::int16_t* coefficients_host = nullptr;
     };
-    [[nodiscard]] Int16Plane untile(const std::int16_t* tiles) const;
 
     FrameLayout layout_;
     bool h264_;

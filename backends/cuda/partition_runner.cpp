@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "partition_tables.hpp"
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
 #include "xme/result_guard.hpp"
 
@@ -25,13 +26,7 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
                            " does not run the 41 partitions of SPEC §9: variants fast (the default) and " +
                            kPositionsVariant + " do");
     }
-    std::string missing;
-    const auto lacks = [&](bool condition, const std::string& what) {
-        if (condition) missing += (missing.empty() ? "" : ", ") + what;
-    };
-    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
-    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
-    lacks(p.predictor == Predictor::spatial, "the spatial predictor");
+    const std::string missing = partition_search_gaps(p);
     if (!missing.empty()) {
         return Support::no(
             name +

@@ -41,14 +41,6 @@ VkDeviceSize prediction_bytes(int width, int height) {
     return static_cast<VkDeviceSize>(prediction_pitch(width)) * static_cast<VkDeviceSize>(height) * 4;
 }
 
-// Tile (x >> 3, y >> 3)'s sample (x & 7, y & 7): compensation_common.glsl's tile_element.
-std::size_t tile_element(int x, int y, int tiles_x) {
-    return (static_cast<std::size_t>(y >> 3) * static_cast<std::size_t>(tiles_x) +
-            static_cast<std::size_t>(x >> 3)) *
-               64 +
-           static_cast<std::size_t>((y & 7) * 8 + (x & 7));
-}
-
 }  // namespace
 
 Support compensation_support(const Context& context, const SessionOptions& options) {
@@ -256,16 +248,6 @@ void DeviceCompensation::record_readback(VkCommandBuffer commands, std::size_t i
     if (request_.transform && request_.coefficients) copy(p.coefficients, p.coefficients_at);
 }
 
-Int16Plane DeviceCompensation::untile(const std::uint8_t* tiles) const {
-    Int16Plane plane(width_, height_);
-    const int tiles_x = tiles_across(width_);
-    for (int y = 0; y < height_; ++y) {
-        for (int x = 0; x < width_; ++x)
-            std::memcpy(&plane.at(x, y), tiles + 2 * tile_element(x, y, tiles_x), sizeof(std::int16_t));
-    }
-    return plane;
-}
-
 CompensatedFrame DeviceCompensation::result(std::size_t index) const {
     const Planes& p = *planes_;
     const std::uint8_t* bytes = p.readbacks[index].mapped();
@@ -285,12 +267,13 @@ CompensatedFrame DeviceCompensation::result(std::size_t index) const {
                         static_cast<std::size_t>(width_));
         }
     }
-    if (request_.residual) frame.residual = untile(bytes + p.residual_at);
+    if (request_.residual) frame.residual = plane_from_tiles(bytes + p.residual_at, width_, height_);
     frame.residual_abs_sum = figures[0];
     frame.prediction_squared_error = figures[4];
     frame.zero_motion_squared_error = figures[5];
     if (!request_.transform) return frame;
-    if (request_.coefficients) frame.coefficients = untile(bytes + p.coefficients_at);
+    if (request_.coefficients)
+        frame.coefficients = plane_from_tiles(bytes + p.coefficients_at, width_, height_);
     // As compensate() computes them: the same integers, the same double operations.
     TransformFigures transform;
     transform.coefficient_energy = figures[1];

@@ -43,7 +43,6 @@ public:
 
 private:
     struct Planes;
-    [[nodiscard]] Int16Plane untile(const std::uint8_t* tiles) const;
     void record_dct(VkCommandBuffer commands, const Pipeline& pipeline, const DescriptorSets& set) const;
 
     Context& context_;

@@ -25,13 +25,7 @@ namespace {
 // SPEC §9's 41 partitions on the fast variant (partition_search.cpp): what runs, and why not otherwise.
 Support partition_support(const DeviceInfo& info, const SessionOptions& options) {
     const SearchParams& p = options.params;
-    std::string missing;
-    const auto lacks = [&](bool condition, const std::string& what) {
-        if (condition) missing += (missing.empty() ? "" : ", ") + what;
-    };
-    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
-    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
-    lacks(p.predictor == Predictor::spatial, "the spatial predictor");
+    const std::string missing = partition_search_gaps(p);
     if (!missing.empty()) {
         return Support::no(
             info.name +
@@ -102,11 +96,8 @@ public:
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
         Support support = supports(options);
         if (!support.supported) return support;
-        if (options.params.partitions == Partitions::all) {
-            return Support::no(info_.name +
-                               " predicts whole blocks only: the prediction from SPEC §9's "
-                               "partitions is computed on the host");
-        }
+        support = whole_block_prediction_only(info_, options);
+        if (!support.supported) return support;
         return compensation_support(*context_, options);
     }
 

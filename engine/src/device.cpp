@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "xme/backend.hpp"
@@ -40,6 +41,40 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         device.name + " computes fs and fs+hpel only, without " + missing +
         ": run this chain with --backend cpu (it computes every chain) or --backend reference (the "
         "scalar oracle: slow)");
+}
+
+std::string partition_search_gaps(const SearchParams& params) {
+    std::string missing;
+    const auto lacks = [&](bool condition, const std::string& what) {
+        if (condition) missing += (missing.empty() ? "" : ", ") + what;
+    };
+    lacks(params.search != SearchMethod::full,
+          "the " + std::string(to_string(params.search)) + " search (SPEC §11)");
+    lacks(params.subpel == Subpel::hpel, "the bilinear half-pel refinement");
+    lacks(params.predictor == Predictor::spatial, "the spatial predictor");
+    return missing;
+}
+
+Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options) {
+    if (options.params.partitions != Partitions::all) return Support::yes();
+    return Support::no(device.name +
+                       " predicts whole blocks only: the prediction from SPEC §9's "
+                       "partitions is computed on the host");
+}
+
+Int16Plane plane_from_tiles(const void* tiles, int width, int height) {
+    const auto* bytes = static_cast<const unsigned char*>(tiles);
+    const auto tiles_x = static_cast<std::size_t>((width + 7) / 8);
+    Int16Plane plane(width, height);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const std::size_t tile =
+                static_cast<std::size_t>(y >> 3) * tiles_x + static_cast<std::size_t>(x >> 3);
+            const std::size_t element = tile * 64 + static_cast<std::size_t>((y & 7) * 8 + (x & 7));
+            std::memcpy(&plane.at(x, y), bytes + element * sizeof(std::int16_t), sizeof(std::int16_t));
+        }
+    }
+    return plane;
 }
 
 Support Device::supports_compensation(const SessionOptions& /*options*/) const {

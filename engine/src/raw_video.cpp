@@ -3,17 +3,16 @@
 #include <cerrno>
 #include <cstring>
 
-#include "frame_prefetcher.hpp"
-#include "video_io.hpp"
+#include "packed_frames_reader.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
 namespace {
 
-class RawVideoReader final : public VideoReader {
+class RawVideoReader final : public detail::PackedFramesReader {
 public:
     RawVideoReader(const std::string& path, detail::UniqueFile file, const RawVideoOptions& options)
-        : path_(path), file_(std::move(file)) {
+        : PackedFramesReader(path, std::move(file), "") {
         for (int size : {options.width, options.height}) {
             if (size < 1 || size > detail::max_io_dimension) {
                 throw Error(ErrorKind::invalid_argument,
@@ -40,13 +39,6 @@ public:
         if (file_size_) info_.frame_count = (*file_size_ - detail::tell(file_.get())) / frame_bytes_;
     }
 
-    [[nodiscard]] const VideoInfo& info() const override { return info_; }
-    void set_luma_only() override { luma_only_ = true; }
-    void set_read_threads(int threads) override { prefetching_.set_threads(threads); }
-    void set_plane_memory(std::shared_ptr<PlaneMemory> memory) override {
-        overwrite_.memory = std::move(memory);
-    }
-
     std::optional<Frame> read_frame() override {
         if (std::optional<Frame> frame; prefetched(frame)) return frame;
         // Allocate only what the file can fill: a mistyped --size must not cost gigabytes first.
@@ -55,8 +47,7 @@ public:
             if (*left < frame_bytes_) truncated(*left);
         }
         // read_planes fills every sample or the frame is not returned.
-        Frame frame =
-            make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma, overwrite_);
+        Frame frame = unfilled_frame();
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got == 0) return std::nullopt;
         if (got != frame_bytes_) truncated(got);
@@ -65,7 +56,7 @@ public:
     }
 
     std::int64_t skip_frames(std::int64_t count) override {
-        prefetching_.stop(file_.get());
+        stop_prefetching();
         if (!file_size_ || count <= 0) return VideoReader::skip_frames(count);
         const std::int64_t left = *file_size_ - detail::tell(file_.get());
         const std::int64_t whole = std::min(count, left / frame_bytes_);
@@ -79,24 +70,6 @@ public:
     }
 
 private:
-    bool luma_only_ = false;
-    detail::Prefetching prefetching_;
-    Plane::ForOverwrite overwrite_;  // where frames' planes live
-
-    // From a regular file, frames come from the prefetcher while the file matches its layout.
-    bool prefetched(std::optional<Frame>& frame) {
-        if (!file_size_) return false;
-        const detail::FrameLayoutInFile shape{.path = path_,
-                                              .marker = "",
-                                              .frame_bytes = frame_bytes_,
-                                              .width = info_.width,
-                                              .height = info_.height,
-                                              .chroma = luma_only_ ? ChromaFormat::mono : info_.chroma,
-                                              .overwrite = overwrite_};
-        if (!prefetching_.next(file_.get(), shape, frame)) return false;
-        if (frame) ++next_frame_;
-        return true;
-    }
     [[noreturn]] void truncated(std::int64_t got) const {
         std::string message = detail::truncated_frame_message(path_, next_frame_, got, frame_bytes_);
         message += "; a " + std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +
@@ -105,13 +78,6 @@ private:
         message += ": check --size and --pix-fmt";
         throw Error(ErrorKind::bad_input, message);
     }
-
-    std::string path_;
-    detail::UniqueFile file_;
-    VideoInfo info_;
-    std::int64_t frame_bytes_ = 0;
-    std::int64_t next_frame_ = 0;
-    std::optional<std::int64_t> file_size_;  // none for a pipe, which is skipped by reading
 };
 
 }  // namespace

@@ -7,8 +7,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "frame_prefetcher.hpp"
-#include "video_io.hpp"
+#include "packed_frames_reader.hpp"
 #include "xme/error.hpp"
 
 namespace xme {
@@ -53,10 +52,10 @@ const char* tag_for(ChromaFormat chroma) {
     return "420jpeg";
 }
 
-class Y4mReader final : public VideoReader {
+class Y4mReader final : public detail::PackedFramesReader {
 public:
     Y4mReader(const std::string& path, detail::UniqueFile file, bool standard_input)
-        : path_(path), file_(std::move(file)), standard_input_(standard_input) {
+        : PackedFramesReader(path, std::move(file), "FRAME\n"), standard_input_(standard_input) {
         parse_header();
         frame_bytes_ = detail::frame_size_bytes(info_.width, info_.height, info_.chroma);
         // Exact only when no FRAME line carries parameters, which is what every common writer does.
@@ -66,13 +65,6 @@ public:
             const std::int64_t payload = *file_size_ - detail::tell(file_.get());
             if (payload % per_frame == 0) info_.frame_count = payload / per_frame;
         }
-    }
-
-    [[nodiscard]] const VideoInfo& info() const override { return info_; }
-    void set_luma_only() override { luma_only_ = true; }
-    void set_read_threads(int threads) override { prefetching_.set_threads(threads); }
-    void set_plane_memory(std::shared_ptr<PlaneMemory> memory) override {
-        overwrite_.memory = std::move(memory);
     }
 
     std::optional<Frame> read_frame() override {
@@ -86,8 +78,7 @@ public:
                         detail::truncated_frame_message(path_, next_frame_, *left, frame_bytes_));
         }
         // read_planes fills every sample or the frame is not returned.
-        Frame frame =
-            make_frame(info_.width, info_.height, luma_only_ ? ChromaFormat::mono : info_.chroma, overwrite_);
+        Frame frame = unfilled_frame();
         const std::int64_t got = detail::read_planes(file_.get(), path_, frame, frame_bytes_);
         if (got != frame_bytes_) {
             throw Error(ErrorKind::bad_input,
@@ -99,7 +90,7 @@ public:
 
     // Reads each FRAME line (its length varies with its parameters) and seeks over the planes.
     std::int64_t skip_frames(std::int64_t count) override {
-        prefetching_.stop(file_.get());
+        stop_prefetching();
         if (!file_size_) return VideoReader::skip_frames(count);
         std::int64_t skipped = 0;
         for (; skipped < count; ++skipped) {
@@ -118,24 +109,6 @@ public:
     }
 
 private:
-    bool luma_only_ = false;
-    detail::Prefetching prefetching_;
-    Plane::ForOverwrite overwrite_;  // where frames' planes live
-
-    // From a regular file, frames come from the prefetcher while the file matches its layout.
-    bool prefetched(std::optional<Frame>& frame) {
-        if (!file_size_) return false;
-        const detail::FrameLayoutInFile shape{.path = path_,
-                                              .marker = "FRAME\n",
-                                              .frame_bytes = frame_bytes_,
-                                              .width = info_.width,
-                                              .height = info_.height,
-                                              .chroma = luma_only_ ? ChromaFormat::mono : info_.chroma,
-                                              .overwrite = overwrite_};
-        if (!prefetching_.next(file_.get(), shape, frame)) return false;
-        if (frame) ++next_frame_;
-        return true;
-    }
     [[noreturn]] void bad_header(const std::string& what) const {
         throw Error(ErrorKind::bad_input, path_ + ": bad YUV4MPEG2 header: " + what);
     }
@@ -283,13 +256,7 @@ private:
                         to_string(info_.chroma) + ") does not match its frames");
     }
 
-    std::string path_;
-    detail::UniqueFile file_;
-    VideoInfo info_;
-    std::int64_t frame_bytes_ = 0;
-    std::int64_t next_frame_ = 0;
-    std::optional<std::int64_t> file_size_;  // none for a pipe, which is skipped by reading
-    bool standard_input_ = false;            // refusals then say what xme reads from there
+    bool standard_input_ = false;  // refusals then say what xme reads from there
 };
 
 }  // namespace

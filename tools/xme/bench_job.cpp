@@ -68,6 +68,23 @@ SearchParams with_cell(SearchParams chain, int block, int range, BorderMode bord
     return chain;
 }
 
+// The grid's cells, frame size outermost: `count` frames of each size (synthetic, or the clip's), then
+// each chain at each block size and range, with the size's frames.
+template <typename Visit>
+void for_each_cell(const BenchSettings& settings, int count, const Visit& visit) {
+    for (const auto& [width, height] : settings.sizes) {
+        const std::vector<Plane> frames = settings.input.empty()
+                                              ? synthetic_frames(width, height, count)
+                                              : video_frames(settings.clip, width, height, count);
+        for (const auto& chain : settings.chains) {
+            for (const int block : settings.blocks) {
+                for (const int range : settings.ranges)
+                    visit(frames, with_cell(chain, block, range, settings.border));
+            }
+        }
+    }
+}
+
 BenchRow time_cell(Device& device, const std::string& variant, const SearchParams& params,
                    const std::vector<Plane>& frames, int threads,
                    const std::optional<CompensationRequest>& compensation) {
@@ -234,56 +251,40 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             }
         }
         if (variants.empty()) variants.push_back(device->info().variants.front());
-        for (const auto& [width, height] : settings.sizes) {
-            const int count = settings.pairs + 2;
-            const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
-                                                       : video_frames(settings.clip, width, height, count);
-            for (const auto& chain : settings.chains) {
-                for (const int block : settings.blocks) {
-                    for (const int range : settings.ranges) {
-                        const SearchParams params = with_cell(chain, block, range, settings.border);
-                        for (const auto& variant : variants) {
-                            const Support support = device->supports(
-                                {params, variant, settings.threads, width, height, settings.compensation});
-                            if (!support.supported) {
-                                std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
-                                          << ": not supported (" << support.reason << ")\n";
-                                continue;
-                            }
-                            std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
-                                      << " block " << block << " range " << range << " " << width << "x"
-                                      << height << "\n";
-                            rows.push_back(time_cell(*device, variant, params, frames, settings.threads,
-                                                     settings.compensation));
-                            rows.back().sad_peak = peak;
-                        }
-                    }
+        const auto time_each_variant = [&](const std::vector<Plane>& frames, const SearchParams& params) {
+            const int width = frames.front().width();
+            const int height = frames.front().height();
+            for (const auto& variant : variants) {
+                const Support support = device->supports(
+                    {params, variant, settings.threads, width, height, settings.compensation});
+                if (!support.supported) {
+                    std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
+                              << ": not supported (" << support.reason << ")\n";
+                    continue;
                 }
+                std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
+                          << params.block_size << " range " << params.range << " " << width << "x" << height
+                          << "\n";
+                rows.push_back(
+                    time_cell(*device, variant, params, frames, settings.threads, settings.compensation));
+                rows.back().sad_peak = peak;
             }
-        }
+        };
+        for_each_cell(settings, settings.pairs + 2, time_each_variant);
     }
     // Whole jobs: each device alone, then (with two or more) all of them under split.
     if (settings.split) {
-        for (const auto& [width, height] : settings.sizes) {
-            const int count = settings.pairs + 1;
-            const auto frames = settings.input.empty() ? synthetic_frames(width, height, count)
-                                                       : video_frames(settings.clip, width, height, count);
-            for (const auto& chain : settings.chains) {
-                for (const int block : settings.blocks) {
-                    for (const int range : settings.ranges) {
-                        const SearchParams params = with_cell(chain, block, range, settings.border);
-                        for (const auto& name : names)
-                            rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
-                                                       settings.threads, settings.compensation));
-                        if (names.size() < 2) continue;
-                        std::cerr << "bench: split over all devices, block " << block << " range " << range
-                                  << "\n";
-                        rows.push_back(time_policy(registry, Policy::split, names, params, frames,
-                                                   settings.threads, settings.compensation));
-                    }
-                }
-            }
-        }
+        const auto time_whole_jobs = [&](const std::vector<Plane>& frames, const SearchParams& params) {
+            for (const auto& name : names)
+                rows.push_back(time_policy(registry, Policy::single, {name}, params, frames, settings.threads,
+                                           settings.compensation));
+            if (names.size() < 2) return;
+            std::cerr << "bench: split over all devices, block " << params.block_size << " range "
+                      << params.range << "\n";
+            rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads,
+                                       settings.compensation));
+        };
+        for_each_cell(settings, settings.pairs + 1, time_whole_jobs);
     }
     // Speed-up over the CPU backend's default variant on the same cell, where the CPU ran.
     std::string cpu_default;

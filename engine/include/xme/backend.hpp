@@ -46,6 +46,21 @@ private:
 [[nodiscard]] Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
                                               std::uint32_t halfpel_tolerance = 0);
 
+// What the GPU backends' searches of SPEC §9's 41 partitions (fs+p41 and fs+p41+qpel, with no
+// predictor or the temporal one) do not run of `params`' chain, named for people and comma-separated;
+// empty when they run it. One list, so that the CUDA and Vulkan refusals name the same gaps.
+[[nodiscard]] std::string partition_search_gaps(const SearchParams& params);
+
+// The compensation answer of a device that predicts whole blocks only (SPEC §12): no after SPEC §9's
+// partitions, whose prediction open_compensating_session then computes on the host; yes otherwise.
+[[nodiscard]] Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options);
+
+// A width x height plane from the tile-major layout the GPU compensation kernels write (the residual,
+// the coefficients; tile_element in compensation_pixel.cuh and compensation_common.glsl): 8x8 tiles of
+// 64 int16, row by row within a tile, tiles row-major with ceil(width / 8) per row. `tiles` need not
+// be aligned (a mapped readback buffer at any offset).
+[[nodiscard]] Int16Plane plane_from_tiles(const void* tiles, int width, int height);
+
 // Throws Error(unsupported) with the support answer's reason when it is no.
 void require_supported(const Support& support);
 
