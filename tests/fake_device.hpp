@@ -18,11 +18,12 @@ namespace xme::test {
 
 // Counted in pairs received, from 0; each fault happens when that pair's result is asked for.
 struct FakeFaults {
-    std::int64_t fail_at = -1;      // the k-th pair throws Error(device)
-    std::int64_t hang_at = -1;      // the k-th pair blocks until FakeHangs::release
-    std::int64_t wrong_from = -1;   // from the k-th pair on, block (0,0)'s vector is off by one pixel
-    bool fail_to_open = false;      // open_session throws
-    int milliseconds_per_pair = 0;  // a slow device
+    std::int64_t fail_at = -1;        // the k-th pair throws Error(device)
+    std::int64_t hang_at = -1;        // the k-th pair blocks until FakeHangs::release
+    std::int64_t wrong_from = -1;     // from the k-th pair on, block (0,0)'s vector is off by one pixel
+    bool fail_to_open = false;        // open_session throws
+    int milliseconds_per_pair = 0;    // a slow device
+    int first_pair_milliseconds = 0;  // a slow first pair only (a GPU loading its kernels)
 };
 
 // What a hung fake waits on, shared with its sessions so that it outlives the scheduler that gave up.

@@ -29,13 +29,13 @@ struct Clip {
     std::vector<xme::MotionField> expected;  // the reference's field of each pair
 };
 
-Clip random_clip(const std::string& test_name) {
+Clip random_clip(const std::string& test_name, int pairs = pair_count) {
     auto rng = xme::test::rng_for(test_name);
     Clip clip;
-    for (int i = 0; i <= pair_count; ++i) {
+    for (int i = 0; i <= pairs; ++i) {
         clip.planes.push_back(xme::test::make_pair(xme::test::Content::moving_texture, 64, 48, rng).current);
     }
-    for (int i = 1; i <= pair_count; ++i) {
+    for (int i = 1; i <= pairs; ++i) {
         clip.expected.push_back(
             xme::reference::estimate(clip.planes[i - 1].view(), clip.planes[i].view(), params));
     }
@@ -160,6 +160,22 @@ TEST_SUITE("scheduler") {
         check_pairs(run, clip, 0, 2);
         REQUIRE(run.error.has_value());
         CHECK(std::string(run.error->what()).find("injected failure to open") != std::string::npos);
+    }
+
+    TEST_CASE("split: a device whose first pair is slow (a GPU loading its kernels) still gets its share") {
+        // fake:1 takes at least 1 ms a pair, so it cannot finish the 700 pairs while fake:0's first
+        // pair takes 600 ms; fake:0's later pairs are 1,000 times faster than its first. Judged by its
+        // first pair, fake:0 would look slower than the read-ahead (at most 256 pairs) takes to drain and
+        // never be given a second one.
+        constexpr int pairs = 700;
+        const Clip clip = random_clip("split slow first pair", pairs);
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split,
+                       {fake(0, {.first_pair_milliseconds = 600}), fake(1, {.milliseconds_per_pair = 1})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        MESSAGE("pairs: fake:0 ", run.devices[0].pairs_done, ", fake:1 ", run.devices[1].pairs_done);
+        CHECK(run.devices[0].pairs_done >= 10);
     }
 
     TEST_CASE("split: a failing device's pairs go to the others; none is lost or delivered twice") {

@@ -3,9 +3,11 @@
 # in .device/clips, looped to LOOPS x 120 frames), each GPU alone and both under --policy split, REPS
 # rounds, for fs at ranges 16 and 64, fs+qpel at 16 and the 41 partitions at 32 (docs/scheduler-notes.md).
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
+# [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r')
 set -uo pipefail
 loops=${1:-16}
 reps=${2:-3}
+only=${3:-.}
 export XME_BUILD=${XME_BUILD:-build/device}
 source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
 xme=$B/tools/xme
@@ -29,6 +31,7 @@ PY
 }
 for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --subpel qpel" "fs+p41 r32:--range 32 --partitions all"; do
   name=${config%%:*}; options=${config#*:}
+  grep -q -- "$only" <<<"$name" || continue
   for ((rep = 1; rep <= reps; ++rep)); do
     run "$name cuda:0" $options --backend cuda:0
     run "$name cuda:1" $options --backend cuda:1
