@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <thread>
 
 #include "scheduler_state.hpp"
@@ -39,16 +38,8 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
     }
     std::string offered;  // each device's variants, for the message when none has the one asked for
     bool variant_found = options.session.variant.empty();
-    // The devices open in parallel: creating a GPU's context takes ~0.1 s (H100 machine), and under
-    // split each waited for the one before. The registry lists its devices first, so that the opening
-    // threads only read its list (Backend::open's contract).
-    static_cast<void>(registry.devices());
-    std::vector<std::future<std::unique_ptr<Device>>> opening;
     for (const auto& name : options.devices) {
-        opening.push_back(std::async(std::launch::async, [&registry, &name] { return registry.open(name); }));
-    }
-    for (auto& opened : opening) {
-        std::shared_ptr<Device> device = opened.get();
+        std::shared_ptr<Device> device = registry.open(name);
         for (const auto& earlier : devices_) {
             if (earlier.info.name == device->info().name) {
                 throw Error(ErrorKind::invalid_argument,
