@@ -38,6 +38,10 @@ std::vector<Row> rows() {
     list.push_back({"ehds+qpel B16 lambda 4, loeffler", ehds, xme::TransformVariant::loeffler, 24});
     xme::SearchParams qpel32{32, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
     list.push_back({"fs+qpel B32, matrix", qpel32, xme::TransformVariant::matrix, 4096});
+    xme::SearchParams integer_partitions{16, 6, xme::BorderMode::pad, xme::SearchMethod::full,
+                                         xme::Subpel::none};
+    integer_partitions.partitions = xme::Partitions::all;
+    list.push_back({"fs+p41, matrix", integer_partitions, xme::TransformVariant::matrix, 16});
     xme::SearchParams partitions{16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
     partitions.partitions = xme::Partitions::all;
     partitions.lambda = 2;

@@ -6,6 +6,7 @@
 // refinement's staged planes (compensation_pixel.cuh).
 #include "compensation_kernels.hpp"
 #include "compensation_pixel.cuh"
+#include "partition_common.cuh"
 
 namespace xme::cuda {
 namespace {
@@ -148,11 +149,61 @@ __global__ void __launch_bounds__(kThreads)
     cta_add(squared, &figures_of_cta(job).reconstruction_sse);
 }
 
+// The partition of the chosen mode (PartitionRecord::modes) that covers 4x4 tile (qx, qy) of its
+// macroblock, in SPEC §9's order (xme/macroblock.hpp's table: 16x16; 16x8 top, bottom; 8x16 left,
+// right; then per 8x8 quadrant q its 8x8, its 8x4 halves top then bottom, its 4x8 halves left then
+// right, its 4x4s in raster order).
+__device__ __forceinline__ int covering_partition(std::uint32_t modes, int qx, int qy) {
+    switch (modes & 3u) {
+        case 0:
+            return 0;
+        case 1:
+            return 1 + (qy >> 1);
+        case 2:
+            return 3 + (qx >> 1);
+        default:
+            break;
+    }
+    const int q = (qy >> 1) * 2 + (qx >> 1);
+    const int lx = qx & 1;
+    const int ly = qy & 1;
+    switch ((modes >> (8 + 2 * q)) & 3u) {
+        case 0:
+            return 5 + q;
+        case 1:
+            return 9 + 2 * q + ly;
+        case 2:
+            return 17 + 2 * q + lx;
+        default:
+            return 25 + 4 * q + 2 * ly + lx;
+    }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    expand_partitions_kernel(const p41::PartitionRecord* records, int macroblocks_x, int tiles_x, int tiles_y,
+                             MotionRecord* tiles) {
+    const int tile = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+    if (tile >= tiles_x * tiles_y) return;
+    const int tx = tile % tiles_x;
+    const int ty = tile / tiles_x;
+    const p41::PartitionRecord& record = records[(ty >> 2) * macroblocks_x + (tx >> 2)];
+    tiles[tile] = record.partitions[covering_partition(record.modes, tx & 3, ty & 3)];
+}
+
 unsigned element_grid(const CompensationJob& job) {
     return static_cast<unsigned>((job.tiles_x * job.tiles_y * 64 + kThreads - 1) / kThreads);
 }
 
 }  // namespace
+
+cudaError_t launch_expand_partitions(const void* partition_records, int macroblocks_x, int tiles_x,
+                                     int tiles_y, MotionRecord* tiles, cudaStream_t stream) {
+    if (tiles_x == 0 || tiles_y == 0) return cudaSuccess;
+    const auto grid = static_cast<unsigned>((tiles_x * tiles_y + kThreads - 1) / kThreads);
+    expand_partitions_kernel<<<grid, kThreads, 0, stream>>>(
+        static_cast<const p41::PartitionRecord*>(partition_records), macroblocks_x, tiles_x, tiles_y, tiles);
+    return cudaGetLastError();
+}
 
 cudaError_t launch_predict_residual(const CompensationJob& job, cudaStream_t stream) {
     if (job.tiles_x == 0 || job.tiles_y == 0) return cudaSuccess;

@@ -38,6 +38,12 @@ struct CompensationJob {
     CompensationFigures* figures = nullptr;  // kFigureSlots of them
 };
 
+// SPEC §9 before §12: each 4x4 tile of W x H gets the vector of the chosen mode's partition that covers
+// it (`partition_records`: p41::PartitionRecord, one per macroblock, `macroblocks_x` across), written to
+// `tiles`, a block-4 grid of tiles_x x tiles_y records; compensation after the partitions is then the
+// block-4 prediction (each sample depends on its vector only, SPEC §12).
+cudaError_t launch_expand_partitions(const void* partition_records, int macroblocks_x, int tiles_x, int tiles_y,
+                                     MotionRecord* tiles, cudaStream_t stream);
 // The prediction and the residual (current - prediction) of every sample of W x H, the sums of |residual|
 // and residual^2, and the zero-motion squared error.
 cudaError_t launch_predict_residual(const CompensationJob& job, cudaStream_t stream);

@@ -145,11 +145,10 @@ public:
         return support;
     }
 
-    // SPEC §12-§13 after the search (device_compensation.hpp), for every chain this device runs.
+    // SPEC §12-§13 after the search (device_compensation.hpp), for every chain this device runs; after
+    // SPEC §9's partitions too, from a block-4 grid of the chosen partitions' vectors.
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
-        const Support support = supports(options);
-        if (!support.supported) return support;
-        return whole_block_prediction_only(info_, options);
+        return supports(options);
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {

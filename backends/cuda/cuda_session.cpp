@@ -149,7 +149,7 @@ public:
         }
         // SPEC §12-§13 after the search, on the device (CudaDevice::supports_compensation says which).
         if (config.options.compensation) {
-            compensation_.emplace(layout_, cost_kind_of(params_).distortion == Distortion::satd,
+            compensation_.emplace(layout_, cost_kind_of(params_).distortion == Distortion::satd, partitions_,
                                   *config.options.compensation, kStages, site_);
         }
     }
@@ -319,8 +319,12 @@ private:
         } else {
             search(job, key_bytes, site);
         }
-        if (compensation_)
+        if (compensation_ && partitions_) {
+            compensation_->enqueue_partitions(
+                stage_index, job, partition_runner_->device_records(stage_index), compute_.get(), site);
+        } else if (compensation_) {
             compensation_->enqueue(stage_index, job, rate_ ? s.records : nullptr, compute_.get(), site);
+        }
         XME_CUDA_CHECK(cudaEventRecord(s.stop.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaEventRecord(s.computed.get(), compute_.get()), site);
         XME_CUDA_CHECK(cudaStreamWaitEvent(download_.get(), s.computed.get(), 0), site);
@@ -537,6 +541,7 @@ private:
             partition_runner_->fill(e.stage, field, config_.device_name);
             e.result.field = std::move(field);
             e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+            if (compensation_) e.result.compensation = compensation_->result(e.stage);
             e.finished = true;
             return;
         }

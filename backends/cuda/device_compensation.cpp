@@ -21,7 +21,7 @@ DctVariant dct_variant(TransformVariant variant) {
 
 }  // namespace
 
-DeviceCompensation::DeviceCompensation(const FrameLayout& layout, bool h264,
+DeviceCompensation::DeviceCompensation(const FrameLayout& layout, bool h264, bool partitions,
                                        const CompensationRequest& request, int stages, const CallSite& site)
     : layout_(layout),
       h264_(h264),
@@ -40,7 +40,11 @@ DeviceCompensation::DeviceCompensation(const FrameLayout& layout, bool h264,
     const std::size_t prediction_at = round_up(kFigureBytes, 256);
     const std::size_t residual_at = round_up(prediction_at + pixels, 256);
     const std::size_t coefficients_at = residual_at + tile_bytes;
-    const std::size_t device_bytes = coefficients_at + (transform ? 3 * tile_bytes : 0);
+    const std::size_t partition_tiles_at = round_up(coefficients_at + (transform ? 3 * tile_bytes : 0), 256);
+    const std::size_t device_bytes =
+        partition_tiles_at + (partitions ? sizeof(MotionRecord) * static_cast<std::size_t>(grid4_x()) *
+                                               static_cast<std::size_t>(grid4_y())
+                                         : 0);
     // Host: figures, then the planes asked for.
     const bool want_coefficients = transform && request_.coefficients;
     const std::size_t host_prediction_at = round_up(kFigureBytes, 64);
@@ -57,6 +61,7 @@ DeviceCompensation::DeviceCompensation(const FrameLayout& layout, bool h264,
         s.figures = device;
         s.prediction = device + prediction_at;
         s.residual = reinterpret_cast<std::int16_t*>(device + residual_at);
+        if (partitions) s.partition_tiles = reinterpret_cast<MotionRecord*>(device + partition_tiles_at);
         if (transform) {
             s.coefficients = reinterpret_cast<std::int16_t*>(device + coefficients_at);
             s.dequantised = reinterpret_cast<std::int16_t*>(device + coefficients_at + tile_bytes);
@@ -100,6 +105,20 @@ void DeviceCompensation::enqueue(int stage, const SearchJob& search, const Motio
     check(launch_dct(variant, DctDirection::inverse, s.dequantised, s.restored, tiles, compute),
           "dct_kernel<<<>>> (inverse)", site);
     check(launch_reconstruct(job, s.restored, compute), "reconstruct_kernel<<<>>>", site);
+}
+
+void DeviceCompensation::enqueue_partitions(int stage, const SearchJob& search, const void* partition_records,
+                                            cudaStream_t compute, const CallSite& site) {
+    MotionRecord* tiles = stages_[static_cast<std::size_t>(stage)].partition_tiles;
+    if (tiles == nullptr)
+        throw Error(ErrorKind::invalid_argument, "DeviceCompensation: opened without partitions");
+    check(launch_expand_partitions(partition_records, search.blocks_x, grid4_x(), grid4_y(), tiles, compute),
+          "expand_partitions_kernel<<<>>>", site);
+    SearchJob grid = search;
+    grid.block_size = 4;
+    grid.blocks_x = grid4_x();
+    grid.blocks_y = grid4_y();
+    enqueue(stage, grid, tiles, compute, site);
 }
 
 void DeviceCompensation::enqueue_download(int stage, cudaStream_t download, const CallSite& site) {

@@ -13,18 +13,26 @@ namespace xme::cuda {
 class DeviceCompensation {
 public:
     static constexpr int kMaxStages = 3;
-    DeviceCompensation(const FrameLayout& layout, bool h264, const CompensationRequest& request, int stages,
-                       const CallSite& site);
+    // `partitions`: the session runs SPEC §9's partitions (enqueue_partitions, not enqueue).
+    DeviceCompensation(const FrameLayout& layout, bool h264, bool partitions,
+                       const CompensationRequest& request, int stages, const CallSite& site);
 
     // On `compute`, after the search wrote `job`'s keys (or records, when not null) for this stage.
     void enqueue(int stage, const SearchJob& job, const MotionRecord* records, cudaStream_t compute,
                  const CallSite& site);
+    // The same after SPEC §9's partitions: `partition_records` (p41::PartitionRecord, one per macroblock)
+    // become a block-4 grid of vectors (launch_expand_partitions), which the block-4 prediction takes.
+    void enqueue_partitions(int stage, const SearchJob& search, const void* partition_records,
+                            cudaStream_t compute, const CallSite& site);
     // On `download`, once it waits for the compute stream's work on this stage.
     void enqueue_download(int stage, cudaStream_t download, const CallSite& site);
     // Once the download is done: the pair's CompensatedFrame.
     [[nodiscard]] CompensatedFrame result(int stage) const;
 
 private:
+    // The block-4 grid after SPEC §9's partitions: ceil(W / 4) x ceil(H / 4).
+    [[nodiscard]] int grid4_x() const { return (layout_.width + 3) / 4; }
+    [[nodiscard]] int grid4_y() const { return (layout_.height + 3) / 4; }
     struct Stage {
         DeviceMemory device;
         PinnedMemory host;
@@ -33,7 +41,8 @@ private:
         std::int16_t* coefficients = nullptr;
         std::int16_t* dequantised = nullptr;
         std::int16_t* restored = nullptr;
-        void* figures = nullptr;  // device CompensationFigures
+        void* figures = nullptr;                  // device CompensationFigures
+        MotionRecord* partition_tiles = nullptr;  // device, the block-4 grid (sessions with partitions)
         void* figures_host = nullptr;
         std::uint8_t* prediction_host = nullptr;
         std::int16_t* residual_host = nullptr;

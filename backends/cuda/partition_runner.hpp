@@ -34,6 +34,10 @@ public:
                 const CallSite& site);
     // Enqueues the copy of the stage's results (and guard bytes) to the host.
     void download(int stage, cudaStream_t stream, const CallSite& site);
+    // The stage's results on the device (p41::PartitionRecord, one per macroblock), for compensation.
+    [[nodiscard]] const void* device_records(int stage) const {
+        return buffers_[static_cast<std::size_t>(stage)].device.get();
+    }
     // After the stage's download finished: its results into `field` (macroblocks, and blocks = each
     // macroblock's 16x16 partition).
     void fill(int stage, MotionField& field, const std::string& device_name) const;
