@@ -69,7 +69,7 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
             for (const SubMode sub_mode : macroblock.decision.sub_modes)
                 ++metrics.sub_modes[static_cast<std::size_t>(sub_mode)];
         }
-        for (const int index : partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes))
+        for (const int index : mode_partitions(macroblock.decision.mode, macroblock.decision.sub_modes))
             metrics.rate_bits += bits(macroblock.partitions[static_cast<std::size_t>(index)]);
     }
     metrics.total_cost = field.total_cost();

@@ -68,7 +68,7 @@ Plane predict_macroblocks_by_rows(PlaneView reference, const MotionField& field)
                       static_cast<std::size_t>(macroblocks_x) * static_cast<std::size_t>(macroblocks_y);
     for (std::size_t i = 0; takes_rows && i < field.macroblocks.size(); ++i) {
         const MacroblockMotion& macroblock = field.macroblocks[i];
-        for (const int index : partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes)) {
+        for (const int index : mode_partitions(macroblock.decision.mode, macroblock.decision.sub_modes)) {
             const BlockMotion& motion = macroblock.partitions[static_cast<std::size_t>(index)];
             // Bilinear takes half-sample vectors only: the reference's error says so otherwise.
             if (interpolation == Interpolation::bilinear && (motion.mv_x % 2 != 0 || motion.mv_y % 2 != 0))
@@ -81,8 +81,7 @@ Plane predict_macroblocks_by_rows(PlaneView reference, const MotionField& field)
         for (int mx = 0; mx < macroblocks_x; ++mx) {
             const MacroblockMotion& macroblock =
                 field.macroblocks[static_cast<std::size_t>(my * macroblocks_x + mx)];
-            for (const int index :
-                 partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes)) {
+            for (const int index : mode_partitions(macroblock.decision.mode, macroblock.decision.sub_modes)) {
                 const Partition& partition = macroblock_partitions[static_cast<std::size_t>(index)];
                 const BlockMotion& motion = macroblock.partitions[static_cast<std::size_t>(index)];
                 predict_rectangle_by_rows(

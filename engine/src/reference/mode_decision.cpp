@@ -56,24 +56,47 @@ std::vector<int> quadrant_partitions(SubMode mode, int q) {
 
 }  // namespace
 
-std::vector<int> partitions_of_mode(MacroblockMode mode, const std::array<SubMode, 4>& sub_modes) {
+ModePartitions mode_partitions(MacroblockMode mode, const std::array<SubMode, 4>& sub_modes) {
+    ModePartitions chosen;
+    const auto add = [&chosen](int first, int count, int step) {
+        for (int i = 0; i < count; ++i)
+            chosen.indices[static_cast<std::size_t>(chosen.count++)] = first + i * step;
+    };
     switch (mode) {
         case MacroblockMode::p16x16:
-            return {0};
+            add(0, 1, 1);
+            return chosen;
         case MacroblockMode::p16x8:
-            return {1, 2};
+            add(1, 2, 1);
+            return chosen;
         case MacroblockMode::p8x16:
-            return {3, 4};
+            add(3, 2, 1);
+            return chosen;
         case MacroblockMode::p8x8:
             break;
     }
-    std::vector<int> indices;
-    for (int q = 0; q < 4; ++q) {
-        for (const int index : quadrant_partitions(sub_modes[static_cast<std::size_t>(q)], q)) {
-            indices.push_back(index);
+    for (int q = 0; q < 4; ++q) {  // as quadrant_partitions numbers them
+        switch (sub_modes[static_cast<std::size_t>(q)]) {
+            case SubMode::p8x8:
+                add(5 + q, 1, 1);
+                break;
+            case SubMode::p8x4:
+                add(9 + 2 * q, 2, 1);
+                break;
+            case SubMode::p4x8:
+                add(17 + 2 * q, 2, 1);
+                break;
+            case SubMode::p4x4:
+                add(25 + 4 * q, 4, 1);
+                break;
         }
     }
-    return indices;
+    return chosen;
+}
+
+std::vector<int> partitions_of_mode(MacroblockMode mode, const std::array<SubMode, 4>& sub_modes) {
+    const ModePartitions chosen = mode_partitions(mode, sub_modes);
+    return {chosen.begin(), chosen.end()};
 }
 
 namespace reference {
