@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "dct_spv.hpp"
+#include "expand_partitions_spv.hpp"
 #include "predict_residual_spv.hpp"
 #include "quantise_spv.hpp"
 #include "reconstruct_spv.hpp"
@@ -72,6 +73,9 @@ struct DeviceCompensation::Planes {
     CompensationParams params;
     std::uint32_t blocks_x = 0;
     std::uint32_t blocks_y = 0;
+    Buffer partition_tiles;  // after SPEC §9's partitions: the block-4 grid of vectors
+    const Pipeline* expand = nullptr;
+    std::unique_ptr<DescriptorSets> expand_set;
     const Pipeline* predict = nullptr;
     const Pipeline* quantise = nullptr;
     const Pipeline* reconstruct = nullptr;
@@ -85,7 +89,7 @@ struct DeviceCompensation::Planes {
 };
 
 DeviceCompensation::DeviceCompensation(const SessionResources& resources, const CompensationRequest& request,
-                                       std::size_t readbacks)
+                                       std::size_t readbacks, const Buffer* partition_records)
     : context_(resources.context),
       request_(request),
       width_(resources.options.width),
@@ -96,7 +100,8 @@ DeviceCompensation::DeviceCompensation(const SessionResources& resources, const 
     if (request_.transform)
         static_cast<void>(reference::quantise_dequantise(0, request_.transform->quantiser_step));
     Planes& p = *planes_;
-    const int b = options.params.block_size;
+    // After the partitions the prediction reads one vector per 4x4 tile (expand_partitions.comp).
+    const int b = partition_records != nullptr ? 4 : options.params.block_size;
     p.blocks_x = static_cast<std::uint32_t>(blocks_across(width_, b));
     p.blocks_y = static_cast<std::uint32_t>(blocks_across(height_, b));
     p.params.frame_size = {width_, height_};
@@ -132,12 +137,22 @@ DeviceCompensation::DeviceCompensation(const SessionResources& resources, const 
     const auto layout = push_constant_layout<CompensationParams>();
     p.predict = &context_.pipeline(shaders::predict_residual, {{"BLOCK", b}, {"H264", h264 ? 1 : 0}}, layout);
     p.predict_sets = std::make_unique<DescriptorSets>(context_, *p.predict, frame_slot_combinations);
+    if (partition_records != nullptr) {
+        p.partition_tiles = Buffer(context_, sizeof(std::uint32_t) * 2 * p.blocks_x * p.blocks_y,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device,
+                                   "the partitions' vectors per 4x4 tile");
+        p.expand = &context_.pipeline(shaders::expand_partitions, {}, layout);
+        p.expand_set = std::make_unique<DescriptorSets>(context_, *p.expand, 1);
+        p.expand_set->write(0, {{"Records", {}, {}, partition_records->get()},
+                                {"TileResults", {}, {}, p.partition_tiles.get()}});
+    }
+    const VkBuffer vectors = partition_records != nullptr ? p.partition_tiles.get() : resources.results.get();
     const VkSampler sampler = context_.nearest_sampler();
     for_each_frame_slot_combination(
         resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
             p.predict_sets->write(set, {{"reference_frame", reference_view, sampler, {}},
                                         {"current_frame", current_view, sampler, {}},
-                                        {"Results", {}, {}, resources.results.get()},
+                                        {"Results", {}, {}, vectors},
                                         {"Prediction", {}, {}, p.prediction.get()},
                                         {"Residual", {}, {}, p.residual.get()},
                                         {"Figures", {}, {}, p.figures.get()}});
@@ -202,6 +217,11 @@ void DeviceCompensation::record(VkCommandBuffer commands, FrameSlots slots,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     };
     between_passes();  // the search's vectors
+    if (p.expand != nullptr) {
+        p.expand->bind_and_push(commands, (*p.expand_set)[0], p.params);
+        api.vkCmdDispatch(commands, (p.blocks_x + 63) / 64, p.blocks_y, 1);
+        between_passes();
+    }
     p.predict->bind_and_push(commands, (*p.predict_sets)[slots.combination()], p.params);
     api.vkCmdDispatch(commands, p.blocks_x, p.blocks_y, 1);
     pass_done();

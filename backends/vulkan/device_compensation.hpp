@@ -22,10 +22,11 @@ namespace xme::vulkan {
 
 class DeviceCompensation {
 public:
-    // `readbacks`: one host buffer per submission in flight. Throws Error(unsupported) where
-    // compensation_support says no.
+    // `readbacks`: one host buffer per submission in flight. `partition_records`: after SPEC §9's
+    // partitions, the plan's records (expand_partitions.comp turns them into a block-4 grid of vectors
+    // first), else null. Throws Error(unsupported) where compensation_support says no.
     DeviceCompensation(const SessionResources& resources, const CompensationRequest& request,
-                       std::size_t readbacks);
+                       std::size_t readbacks, const Buffer* partition_records);
     ~DeviceCompensation();
     DeviceCompensation(const DeviceCompensation&) = delete;
     DeviceCompensation& operator=(const DeviceCompensation&) = delete;

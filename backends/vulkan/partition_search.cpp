@@ -105,6 +105,7 @@ public:
     }
 
     void set_segment_start(bool segment_start) override { segment_start_ = segment_start; }
+    [[nodiscard]] const Buffer* partition_records() const override { return &records_; }
 
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
         const Api& api = resources_.context.api();

@@ -72,6 +72,9 @@ public:
     // submission is done.
     virtual void record_readback(VkCommandBuffer /*commands*/, std::size_t /*index*/) const {}
     virtual void fill(std::size_t /*index*/, MotionField& /*field*/) const {}
+    // SPEC §9's plan: its records buffer (partition_search.comp's), which compensation reads on the
+    // device; null for every other plan.
+    [[nodiscard]] virtual const Buffer* partition_records() const { return nullptr; }
 };
 
 // The "fast" variant (full_search.cpp) and the "legacy" one (legacy_search.cpp). `pe_per_block` is

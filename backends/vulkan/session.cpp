@@ -77,7 +77,8 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
             : block_search_     ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
     if (options.compensation)
-        compensation_ = std::make_unique<DeviceCompensation>(resources, *options.compensation, ring_size);
+        compensation_ = std::make_unique<DeviceCompensation>(resources, *options.compensation, ring_size,
+                                                             plan_->partition_records());
 
     queries_per_submission_ = static_cast<std::uint32_t>(pass_names().size()) + 2;
     pass_seconds_.assign(queries_per_submission_ - 1, 0.0);

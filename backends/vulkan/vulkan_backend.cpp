@@ -92,11 +92,9 @@ public:
 
     // SPEC §12-§13 after the search, in the same command buffer (device_compensation.hpp), for every
     // chain and variant this device runs, where the frame's tile planes fit a storage buffer; after
-    // SPEC §9's partitions, on the host (open() then leaves it to open_compensating_session).
+    // SPEC §9's partitions from a block-4 grid of the chosen partitions' vectors.
     [[nodiscard]] Support supports_compensation(const SessionOptions& options) const override {
-        Support support = supports(options);
-        if (!support.supported) return support;
-        support = whole_block_prediction_only(info_, options);
+        const Support support = supports(options);
         if (!support.supported) return support;
         return compensation_support(*context_, options);
     }

@@ -55,13 +55,6 @@ std::string partition_search_gaps(const SearchParams& params) {
     return missing;
 }
 
-Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options) {
-    if (options.params.partitions != Partitions::all) return Support::yes();
-    return Support::no(device.name +
-                       " predicts whole blocks only: the prediction from SPEC §9's "
-                       "partitions is computed on the host");
-}
-
 Int16Plane plane_from_tiles(const void* tiles, int width, int height) {
     const auto* bytes = static_cast<const unsigned char*>(tiles);
     const auto tiles_x = static_cast<std::size_t>((width + 7) / 8);

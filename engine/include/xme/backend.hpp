@@ -51,10 +51,6 @@ private:
 // empty when they run it. One list, so that the CUDA and Vulkan refusals name the same gaps.
 [[nodiscard]] std::string partition_search_gaps(const SearchParams& params);
 
-// The compensation answer of a device that predicts whole blocks only (SPEC §12): no after SPEC §9's
-// partitions, whose prediction open_compensating_session then computes on the host; yes otherwise.
-[[nodiscard]] Support whole_block_prediction_only(const DeviceInfo& device, const SessionOptions& options);
-
 // A width x height plane from the tile-major layout the GPU compensation kernels write (the residual,
 // the coefficients; tile_element in compensation_pixel.cuh and compensation_common.glsl): 8x8 tiles of
 // 64 int16, row by row within a tile, tiles row-major with ceil(width / 8) per row. `tiles` need not
