@@ -39,58 +39,48 @@ const char* to_string(SubMode mode) {
 
 namespace {
 
-// The partitions of quadrant q (0..3) in sub-mode `mode`, as SPEC §9 numbers them.
-std::vector<int> quadrant_partitions(SubMode mode, int q) {
+// The partitions of quadrant q (0..3) in sub-mode `mode`, as SPEC §9 numbers them: `count`
+// consecutive indices from `first`.
+struct PartitionRun {
+    int first;
+    int count;
+};
+PartitionRun quadrant_partitions(SubMode mode, int q) {
     switch (mode) {
         case SubMode::p8x8:
-            return {5 + q};
+            return {5 + q, 1};
         case SubMode::p8x4:
-            return {9 + 2 * q, 10 + 2 * q};
+            return {9 + 2 * q, 2};
         case SubMode::p4x8:
-            return {17 + 2 * q, 18 + 2 * q};
+            return {17 + 2 * q, 2};
         case SubMode::p4x4:
-            return {25 + 4 * q, 26 + 4 * q, 27 + 4 * q, 28 + 4 * q};
+            return {25 + 4 * q, 4};
     }
-    return {};
+    return {0, 0};
 }
 
 }  // namespace
 
 ModePartitions mode_partitions(MacroblockMode mode, const std::array<SubMode, 4>& sub_modes) {
     ModePartitions chosen;
-    const auto add = [&chosen](int first, int count, int step) {
-        for (int i = 0; i < count; ++i)
-            chosen.indices[static_cast<std::size_t>(chosen.count++)] = first + i * step;
+    const auto add = [&chosen](PartitionRun run) {
+        for (int i = 0; i < run.count; ++i)
+            chosen.indices[static_cast<std::size_t>(chosen.count++)] = run.first + i;
     };
     switch (mode) {
         case MacroblockMode::p16x16:
-            add(0, 1, 1);
+            add({0, 1});
             return chosen;
         case MacroblockMode::p16x8:
-            add(1, 2, 1);
+            add({1, 2});
             return chosen;
         case MacroblockMode::p8x16:
-            add(3, 2, 1);
+            add({3, 2});
             return chosen;
         case MacroblockMode::p8x8:
             break;
     }
-    for (int q = 0; q < 4; ++q) {  // as quadrant_partitions numbers them
-        switch (sub_modes[static_cast<std::size_t>(q)]) {
-            case SubMode::p8x8:
-                add(5 + q, 1, 1);
-                break;
-            case SubMode::p8x4:
-                add(9 + 2 * q, 2, 1);
-                break;
-            case SubMode::p4x8:
-                add(17 + 2 * q, 2, 1);
-                break;
-            case SubMode::p4x4:
-                add(25 + 4 * q, 4, 1);
-                break;
-        }
-    }
+    for (int q = 0; q < 4; ++q) add(quadrant_partitions(sub_modes[static_cast<std::size_t>(q)], q));
     return chosen;
 }
 
@@ -102,9 +92,9 @@ std::vector<int> partitions_of_mode(MacroblockMode mode, const std::array<SubMod
 namespace reference {
 
 ModeDecision decide_mode(const std::array<std::uint64_t, partition_count>& costs) {
-    const auto sum_of = [&](const std::vector<int>& indices) {
+    const auto sum_of = [&](PartitionRun run) {
         std::uint64_t sum = 0;
-        for (const int index : indices) sum += costs[static_cast<std::size_t>(index)];
+        for (int i = 0; i < run.count; ++i) sum += costs[static_cast<std::size_t>(run.first + i)];
         return sum;
     };
     ModeDecision decision;
