@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_test_helpers.hpp"
+#include "io_test_helpers.hpp"
 #include "test_support.hpp"
 #include "xme/video.hpp"
 
@@ -176,14 +177,8 @@ TEST_SUITE("cli") {
         const fs::path dir = scratch_dir("read_only");
         auto rng = xme::test::rng_for("cli read-only");
         const fs::path video = dir / "clip.y4m";
-        {
-            xme::Y4mWriter writer(video.string(), 48, 32, xme::ChromaFormat::yuv420);
-            for (int i = 0; i < 5; ++i) {
-                auto frame = xme::make_frame(48, 32, xme::ChromaFormat::yuv420);
-                frame.luma = xme::test::make_pair(xme::test::Content::moving_texture, 48, 32, rng).current;
-                writer.write(frame);
-            }
-        }
+        static_cast<void>(
+            xme::test::io::write_y4m(video.string(), 48, 32, xme::ChromaFormat::yuv420, 5, rng));
         for (const std::string threads : {"0", "2"}) {
             for (const auto& [frames, expected] : {std::pair{"", 5}, std::pair{" --frames 3", 3}}) {
                 const fs::path json = dir / ("read_" + threads + ".json");

@@ -65,7 +65,8 @@ public:
 
     // Threads that read frames ahead of the caller, in parallel, where frames sit at known offsets of
     // a regular file (Y4M and raw; 0: read on the caller's thread). The default comes from the
-    // machine's cores: none below 8, else half of them up to 8. Set it before the first read; other readers ignore it.
+    // machine's cores: none below 8, else half of them up to 8. Set it before the first read; other
+    // readers ignore it.
     virtual void set_read_threads(int /*threads*/) {}
 
     // Memory for the planes of the frames read from now on (Scheduler::plane_memory: pinned memory a
