@@ -196,6 +196,16 @@ TEST_SUITE("cli") {
                 CHECK(summary["frames"].empty());
             }
         }
+        // A damaged file: exit 3 with its message, and the summary counts the whole frames read before it.
+        const fs::path cut = dir / "cut.y4m";
+        fs::copy_file(video, cut);
+        fs::resize_file(cut, fs::file_size(cut) - 100);
+        const Run damaged = run_xme("estimate " + cut.string() + " --backend cpu --read-only --json " +
+                                    (dir / "cut.json").string());
+        CHECK(damaged.exit_code == 3);
+        CHECK(damaged.output.find("frame 4 is truncated") != std::string::npos);
+        const auto cut_summary = nlohmann::json::parse(read_file(dir / "cut.json"));
+        CHECK(cut_summary["timing"]["read_only"]["frames"] == 4);
         const std::string common = "estimate " + video.string() + " --backend cpu --read-only ";
         xme::test::cli::check_refusals(
             {{common + "-o " + (dir / "mv.csv").string(), "-o has nothing to show"},

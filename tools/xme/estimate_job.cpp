@@ -191,20 +191,29 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
 
 // --read-only: every frame read and dropped at once (back to the devices' memory), timed from the first
 // read, so that the figure is the input's own pace with the job's reader and nothing else.
-ReadOnlyFigures read_frames_only(const EstimateSettings& settings, VideoReader& reader,
-                                 EstimateReport& report, bool& frames_lost) {
-    ReadOnlyFigures figures;
+void read_frames_only(const EstimateSettings& settings, VideoReader& reader, EstimateReport& report,
+                      bool& frames_lost) {
+    // Kept in the report as it grows: a damaged file ends the run with the whole frames read before it.
+    ReadOnlyFigures& figures = report.read_only.emplace();
     const auto start = std::chrono::steady_clock::now();
+    const auto count_time = [&] {
+        figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     while (settings.frames < 0 || figures.frames < settings.frames) {
-        const std::optional<Frame> frame = reader.read_frame();
+        std::optional<Frame> frame;
+        try {
+            frame = reader.read_frame();
+        } catch (...) {
+            count_time();
+            throw;
+        }
         take_reader_notices(reader, report, frames_lost);
         if (!frame) break;
         ++figures.frames;
         figures.luma_bytes +=
             static_cast<std::uint64_t>(frame->width()) * static_cast<std::uint64_t>(frame->height());
     }
-    figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return figures;
+    count_time();
 }
 
 // --read-only writes the summary alone: a file that would hold estimates is refused, naming it.
@@ -304,7 +313,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         report.setup_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (settings.read_only) {
-            report.read_only = read_frames_only(settings, *reader, report, frames_lost);
+            read_frames_only(settings, *reader, report, frames_lost);
         } else {
             run_pairs(settings, scheduler, *reader, report, frames_lost);
         }
