@@ -6,7 +6,8 @@
 // with rank the candidate's place in SPEC §8's tie order, from the session's tables (xme/partition_keys.hpp,
 // shared with CUDA): a plain 32-bit min is §8's key order, so the workgroup reduces with 41 shared atomicMin
 // whatever order the candidates came in. Then partition_qpel.glsl refines each partition by §10 (QPEL), and
-// lane 0 takes §9's mode decision on the final J.
+// lane 0 takes §9's mode decision on the final J. The spatial predictor runs it once per wavefront step
+// (macroblocks with bx + 2 by = step, as rate_search.comp), each step reading the earlier ones' results.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -20,8 +21,9 @@ layout(constant_id = 0) const int QPEL = 0;
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
 // Each macroblock's 16x16 partition as block_result(), and the candidates of its window: the session
-// reads them as any search's results, and the temporal predictor of the next pair reads Results.
-layout(set = 0, binding = 2, std430) writeonly buffer Results { uvec2 results[]; };
+// reads them as any search's results, the temporal predictor of the next pair and the spatial one of
+// the next wavefront steps read Results.
+layout(set = 0, binding = 2, std430) buffer Results { uvec2 results[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer Candidates { uint candidates[]; };
 layout(set = 0, binding = 4, std430) readonly buffer Previous { uvec2 previous[]; };  // the temporal p
 // partition_keys.hpp's tables: [fraction][offset] (rate << rank_bits | rank), [fraction][rank] offset.
@@ -37,11 +39,13 @@ layout(push_constant) uniform PartitionSearchParams {
     int range;
     int restrict_border;
     int lambda;
-    int predictor;  // 1: temporal (p from Previous), 0: none or a segment's first pair
+    int predictor;  // 1: temporal (p from Previous), 2: spatial, 0: none or a segment's first pair
     int centred;    // the window centred on round(p / 4)
     int rank_bits;
     int radius;  // the tables' offsets o lie in [-radius, radius]^2
     int side;    // 2 radius + 1
+    int step;       // spatial: the wavefront step this dispatch computes
+    int first_row;  // spatial: the macroblock row of workgroup 0
 } params;
 
 const int BLOCK = 16;  // h264_planes.glsl's block: the macroblock
@@ -63,6 +67,7 @@ shared uint final_cost[PARTITIONS];
 // stages each pass's reference pixels in the same array.
 #define PLANE_WORDS 2980
 #include "partition_qpel.glsl"
+#include "spatial_predictor.glsl"
 
 uint best[PARTITIONS];  // this invocation's least keys
 
@@ -174,7 +179,11 @@ void cost_strip(ivec2 first, int corner, int stride, int last, KeyTerms window) 
 
 void main() {
     const uint lane = gl_LocalInvocationID.x;
-    const ivec2 macroblock = ivec2(gl_WorkGroupID.xy);
+    ivec2 macroblock = ivec2(gl_WorkGroupID.xy);
+    if (params.predictor == 2) {
+        macroblock.y = params.first_row + int(gl_WorkGroupID.x);
+        macroblock.x = params.step - 2 * macroblock.y;
+    }
     const int index = macroblock.y * params.blocks_x + macroblock.x;
     const ivec2 origin = BLOCK * macroblock;
     for (int i = int(lane); i < BLOCK * BLOCK; i += GROUP)
@@ -182,7 +191,9 @@ void main() {
     if (lane < PARTITIONS) best_keys[lane] = 0xFFFFFFFFu;
 
     // The predictor picks the table of its fraction; candidate d's entry is at offset d - floor(p / 4).
-    const ivec2 p = params.predictor != 0 ? unpack_vector(previous[index].x) : ivec2(0);
+    const ivec2 p = params.predictor == 2   ? spatial_predictor(macroblock)
+                    : params.predictor == 1 ? unpack_vector(previous[index].x)
+                                            : ivec2(0);
     const ivec2 q = p >> 2;
     const int table = ((p.y & 3) * 4 + (p.x & 3)) * params.side * params.side;
     const ivec2 centre = params.centred != 0 ? ivec2(round_quarter(p.x), round_quarter(p.y)) : ivec2(0);

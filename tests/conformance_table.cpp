@@ -59,18 +59,22 @@ std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
             add_chain(search, subpel, Partitions::none);
     }
     // SPEC §9: the 41 partitions on the full search's window of a 16x16 macroblock, integer and quarter-pel;
-    // the integer one also with a rate term and no predictor (qp 28's lambda), which CUDA's partition
-    // kernels run while they refuse the predictors (the settings above pair lambda > 0 with one).
+    // the integer one also with a rate term and no predictor (qp 28's lambda: the settings above pair
+    // lambda > 0 with a predictor), and with the spatial predictor around a window centred on 0 (the
+    // settings above centre it on the predictor; the GPUs walk a wavefront for it, either way).
     if (block_size == 16) {
         for (const auto subpel : {Subpel::none, Subpel::qpel})
             add_chain(SearchMethod::full, subpel, Partitions::all);
-        SearchParams params;
-        params.block_size = block_size;
-        params.border = border;
-        params.partitions = Partitions::all;
-        params.lambda = 6;
-        const std::string label = describe_operation(params);
-        if (only == nullptr || label.find(only) != std::string::npos) rows.push_back({label, params});
+        for (const auto predictor : {Predictor::none, Predictor::spatial}) {
+            SearchParams params;
+            params.block_size = block_size;
+            params.border = border;
+            params.partitions = Partitions::all;
+            params.lambda = 6;
+            params.predictor = predictor;
+            const std::string label = describe_operation(params);
+            if (only == nullptr || label.find(only) != std::string::npos) rows.push_back({label, params});
+        }
     }
     return rows;
 }

@@ -82,15 +82,16 @@ TEST_SUITE("cli") {
         check_refusals({{common + "--search tz", "--search fs with --partitions all"},
                         {common + "--block 8", "use --block 16 with --partitions all"},
                         {common + "--subpel hpel", "use --subpel qpel or none with --partitions all"}});
-        // A device that cannot run a chain refuses it (exit 4): Vulkan's partitions lack the spatial
-        // predictor.
+        // A device that cannot run a chain refuses it (exit 4): Vulkan's 32-bit partition keys cannot hold
+        // this range with this lambda and a predictor.
         const Run gpu = run_xme("estimate " + real_clip() +
-                                " --frames 2 --algo fs+p41 --lambda 4 --predictor spatial --backend vulkan");
+                                " --frames 2 --algo fs+p41 --range 32 --lambda 60000 --predictor temporal "
+                                "--backend vulkan");
         INFO(gpu.output);
         if (gpu.output.find("unavailable") == std::string::npos &&
             gpu.output.find("no device") == std::string::npos) {
             CHECK(gpu.exit_code == 4);
-            CHECK(gpu.output.find("not with the spatial predictor") != std::string::npos);
+            CHECK(gpu.output.find("cannot hold range 32 with lambda 60000") != std::string::npos);
         }
     }
 

@@ -105,8 +105,11 @@ TEST_SUITE("conformance") {
         xme::SessionOptions options;
         options.params = {16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
         options.params.partitions = xme::Partitions::all;
-        options.params.lambda = 4;
-        options.params.predictor = xme::Predictor::spatial;  // SPEC §9 with it: refused by the search
+        // SPEC §9's keys (J << rank bits) of range 32 with this lambda and a predictor overflow 32 bits:
+        // refused by the search.
+        options.params.range = 32;
+        options.params.lambda = 60000;
+        options.params.predictor = xme::Predictor::temporal;
         options.width = 64;
         options.height = 48;
         options.compensation = xme::CompensationRequest{};

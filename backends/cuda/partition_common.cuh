@@ -9,6 +9,7 @@
 
 #include "kernels.hpp"
 #include "qpel_arith.cuh"
+#include "spatial_median.cuh"
 
 #define XME_P41_HD __host__ __device__ __forceinline__
 #if defined(__CUDA_ARCH__)
@@ -36,6 +37,12 @@ struct Tables {
     // temporal + mb * temporal_stride bytes (the previous pair's 16x16 partitions); null: p = 0.
     const std::uint8_t* temporal = nullptr;
     int temporal_stride = 0;
+    // The spatial predictor: this pair's records as the row walk (partition_search.cu) finishes them, so
+    // macroblock mb's p is the median of its left, top and top-right (or top-left) macroblocks' 16x16
+    // vectors at spatial + i * spatial_stride bytes, i = by * blocks_x + bx; null: not spatial.
+    const std::uint8_t* spatial = nullptr;
+    int spatial_stride = 0;
+    int blocks_x = 0;
     bool centred = false;  // SPEC §8's window centred on round(p / 4) (then radius = range + 1)
     int lambda = 0;        // for the zero vector that an empty centred window takes
 };
@@ -57,6 +64,14 @@ XME_P41_HD int round_quarter(int v) { return v >= 0 ? (v + 2) >> 2 : -((2 - v) >
 XME_P41_HD void predictor_of(const Tables& t, int mb, int& px, int& py) {
     px = 0;
     py = 0;
+    if (t.spatial != nullptr) {
+        const int by = mb / t.blocks_x;
+        const MedianVector p = spatial_median(t.spatial, static_cast<std::size_t>(t.spatial_stride),
+                                              t.blocks_x, mb - by * t.blocks_x, by);
+        px = p.x;
+        py = p.y;
+        return;
+    }
     if (t.temporal == nullptr) return;
     const auto* r = reinterpret_cast<const MotionRecord*>(t.temporal + static_cast<std::ptrdiff_t>(mb) *
                                                                            t.temporal_stride);

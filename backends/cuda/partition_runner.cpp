@@ -30,8 +30,8 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     if (!missing.empty()) {
         return Support::no(
             name +
-            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor or the temporal "
-            "one (any lambda, either window centre), not yet with " +
+            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel (any predictor, any lambda, either "
+            "window centre), not yet with " +
             missing +
             ": run this chain with --backend cpu (it computes every chain) or --backend "
             "reference (the scalar oracle: slow)");
@@ -39,8 +39,9 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     if (p.block_size != 16)
         return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
                            std::to_string(p.block_size));
-    const bool temporal = p.predictor == Predictor::temporal;
-    if (!partition_tables_fit(p.range, p.lambda, temporal, temporal && p.centre == WindowCentre::predictor)) {
+    const bool predictor = p.predictor != Predictor::none;
+    if (!partition_tables_fit(p.range, p.lambda, predictor,
+                              predictor && p.centre == WindowCentre::predictor)) {
         return Support::no(name + ": the partition kernels' 32-bit keys cannot hold range " +
                            std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
                            " (J << rank bits): use a smaller range or lambda, or --backend cpu");
@@ -68,11 +69,13 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
     : positions_design_(positions_design),
       quarter_pel_(params.subpel == Subpel::qpel),
       temporal_(params.predictor == Predictor::temporal),
-      centred_(temporal_ && params.centre == WindowCentre::predictor),
+      spatial_(params.predictor == Predictor::spatial),
+      centred_((temporal_ || spatial_) && params.centre == WindowCentre::predictor),
       lambda_(params.lambda),
       range_(params.range),
       macroblocks_(macroblocks) {
-    const PartitionTables tables = make_partition_tables(params.range, params.lambda, temporal_, centred_);
+    const PartitionTables tables =
+        make_partition_tables(params.range, params.lambda, temporal_ || spatial_, centred_);
     if (!tables.fits || stages > static_cast<int>(buffers_.size())) {
         throw Error(ErrorKind::unsupported,
                     site.device + ": partition search opened for options it does not run");
@@ -86,6 +89,8 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
     tables_.side = tables.side;
     tables_.centred = centred_;
     tables_.lambda = params.lambda;
+    // The row walk's counters: a frame has at most `macroblocks` rows, and one ticket.
+    if (spatial_) rows_done_ = allocate_device(sizeof(int) * static_cast<std::size_t>(macroblocks + 1), site);
     const std::size_t bytes = record_bytes(macroblocks) + result_guard_bytes;
     for (int s = 0; s < stages; ++s) {
         Buffers& b = buffers_[static_cast<std::size_t>(s)];
@@ -157,10 +162,23 @@ p41::Tables PartitionRunner::predictors(const FramePair& pair, int stage, cudaSt
 
 void PartitionRunner::launch(const SearchJob& job, const FramePair& pair, int stage, cudaStream_t stream,
                              const CallSite& site) {
-    const p41::Tables tables = predictors(pair, stage, stream, site);
+    p41::Tables tables = predictors(pair, stage, stream, site);
     last_stage_ = stage;
     auto* records =
         static_cast<p41::PartitionRecord*>(buffers_[static_cast<std::size_t>(stage)].device.get());
+    if (spatial_) {
+        tables.spatial = reinterpret_cast<const std::uint8_t*>(records);
+        tables.spatial_stride = sizeof(p41::PartitionRecord);
+        tables.blocks_x = job.blocks_x;
+        auto* rows_done = static_cast<int*>(rows_done_.get());
+        XME_CUDA_CHECK(
+            cudaMemsetAsync(rows_done, 0, sizeof(int) * static_cast<std::size_t>(job.blocks_y + 1), stream),
+            site);
+        check(launch_partitions_spatial(job, tables, lambda_, quarter_pel_, positions_design_, records,
+                                        rows_done, stream),
+              "partitions_spatial_kernel<<<>>>", site);
+        return;
+    }
     if (positions_design_) {
         check(launch_partitions_002(job, tables, records, stream), "partitions_002_kernel<<<>>>", site);
     } else {

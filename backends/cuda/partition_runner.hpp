@@ -29,7 +29,7 @@ public:
 
     // Enqueues the search of `job` (block 16, expanded reference) for `pair` into the stage's buffer: with
     // the temporal predictor, p from pair.previous (uploaded) or from the last pair this runner searched
-    // (resident), none at a segment's start.
+    // (resident), none at a segment's start; with the spatial one, a wavefront over the macroblocks.
     void launch(const SearchJob& job, const FramePair& pair, int stage, cudaStream_t stream,
                 const CallSite& site);
     // Enqueues the copy of the stage's results (and guard bytes) to the host.
@@ -54,13 +54,15 @@ private:
     bool positions_design_;
     bool quarter_pel_;
     bool temporal_;
-    bool centred_;  // SPEC §8's window centred on the (temporal) predictor
+    bool spatial_;
+    bool centred_;  // SPEC §8's window centred on the predictor
     int lambda_;
     int range_;
     int last_stage_ = -1;  // the stage of the last pair searched: its records are the next p
     int macroblocks_;
     DeviceMemory terms_;
     DeviceMemory offsets_;
+    DeviceMemory rows_done_;  // spatial: the row walk's counters and ticket (partition_search.hpp)
     p41::Tables tables_;
     std::array<Buffers, 4> buffers_;
 };

@@ -7,6 +7,7 @@
 
 #include "device_common.cuh"
 #include "rate_key.cuh"
+#include "spatial_median.cuh"
 
 namespace xme::cuda {
 
@@ -24,28 +25,13 @@ __device__ __forceinline__ Vector temporal_predictor(const RateTerm& rate, int b
     return {r.mv_x, r.mv_y};
 }
 
-__device__ __forceinline__ int median3(int a, int b, int c) { return max(min(a, b), min(max(a, b), c)); }
-
 // SPEC §8's spatial median over final vectors of this frame (records of blocks above and left, which
-// the caller has waited for; read past L1, which other SMs do not keep coherent).
+// the caller has waited for: spatial_median.cuh).
 __device__ __forceinline__ Vector spatial_predictor(const MotionRecord* records, int blocks_x, int bx,
                                                     int by) {
-    const auto final_vector = [&](int nx, int ny) {
-        const auto* word = reinterpret_cast<const unsigned*>(records + ny * blocks_x + nx);
-        const unsigned packed = __ldcg(word);  // mv_x, mv_y: the record's first 4 bytes
-        return Vector{static_cast<std::int16_t>(packed & 0xFFFFu), static_cast<std::int16_t>(packed >> 16)};
-    };
-    const bool has_a = bx > 0;
-    const bool has_b = by > 0;
-    const bool has_c = by > 0 && bx + 1 < blocks_x;
-    const bool has_d = by > 0 && bx > 0;
-    const Vector a = has_a ? final_vector(bx - 1, by) : Vector{};
-    const Vector b = has_b ? final_vector(bx, by - 1) : Vector{};
-    const bool c_available = has_c || has_d;
-    const Vector c = has_c ? final_vector(bx + 1, by - 1) : has_d ? final_vector(bx - 1, by - 1) : Vector{};
-    const int available = int{has_a} + int{has_b} + int{c_available};
-    if (available == 1) return has_a ? a : has_b ? b : c;
-    return {median3(a.x, b.x, c.x), median3(a.y, b.y, c.y)};
+    const MedianVector p = spatial_median(reinterpret_cast<const std::uint8_t*>(records),
+                                          sizeof(MotionRecord), blocks_x, bx, by);
+    return {p.x, p.y};
 }
 
 // The order of a column's candidates (dx fixed) by SPEC §8's key without J: (|4 dy - py|, dy). Around

@@ -1,8 +1,8 @@
 // SPEC §9 on the fast variant: partition_search.comp, one workgroup per macroblock, for fs+p41 and
-// fs+p41+qpel with predictor none or temporal. The key tables (xme/partition_keys.hpp) are uploaded once
-// per session; each pair writes its macroblocks' records (41 partitions and the mode decision) and, as
-// every search does, each macroblock's 16x16 partition into the results, where the session reads the
-// blocks and the next pair's temporal predictor finds them.
+// fs+p41+qpel with any predictor (the spatial one as a wavefront of dispatches). The key tables
+// (xme/partition_keys.hpp) are uploaded once per session; each pair writes its macroblocks' records (41
+// partitions and the mode decision) and, as every search does, each macroblock's 16x16 partition into the
+// results, where the session reads the blocks and the next pair's temporal predictor finds them.
 #include <cstring>
 
 #include "partition_search_spv.hpp"
@@ -56,11 +56,10 @@ public:
                         std::to_string(macroblocks_) + " macroblocks' partition records exceed " +
                             context.name() + "'s maxStorageBufferRange: use smaller frames");
         }
-        const bool temporal = p.predictor == Predictor::temporal;
-        const bool centred = temporal && p.centre == WindowCentre::predictor;
-        const PartitionTables tables = make_partition_tables(p.range, p.lambda, temporal, centred);
-        if (!tables.fits || p.predictor == Predictor::spatial || p.search != SearchMethod::full ||
-            p.subpel == Subpel::hpel) {
+        const bool predictor = p.predictor != Predictor::none;
+        const bool centred = predictor && p.centre == WindowCentre::predictor;
+        const PartitionTables tables = make_partition_tables(p.range, p.lambda, predictor, centred);
+        if (!tables.fits || p.search != SearchMethod::full || p.subpel == Subpel::hpel) {
             throw Error(ErrorKind::unsupported,
                         context.name() + ": partition search opened for options it does not run");
         }
@@ -80,7 +79,9 @@ public:
         params_.range = p.range;
         params_.restrict_border = p.border == BorderMode::restrict ? 1 : 0;
         params_.lambda = p.lambda;
-        params_.predictor = temporal ? 1 : 0;
+        params_.predictor = p.predictor == Predictor::temporal  ? 1
+                            : p.predictor == Predictor::spatial ? 2
+                                                                : 0;
         params_.centred = centred ? 1 : 0;
         params_.rank_bits = tables.rank_bits;
         params_.radius = tables.radius;
@@ -118,10 +119,20 @@ public:
         memory_barrier(api, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
         PartitionSearchParams params = params_;
-        if (segment_start_) params.predictor = 0;  // a segment's first pair: p = 0
-        pipeline_->bind_and_push(commands, (*sets_)[slots.combination()], params);
-        api.vkCmdDispatch(commands, static_cast<std::uint32_t>(blocks_x_),
-                          static_cast<std::uint32_t>(blocks_y_), 1);
+        if (params.predictor == 1 && segment_start_) params.predictor = 0;  // a segment's first pair: p = 0
+        const VkDescriptorSet set = (*sets_)[slots.combination()];
+        if (params.predictor == 2) {
+            record_wavefront(api, commands, blocks_x_, blocks_y_, [&](int step, int first_row, int rows) {
+                params.step = step;
+                params.first_row = first_row;
+                pipeline_->bind_and_push(commands, set, params);
+                api.vkCmdDispatch(commands, static_cast<std::uint32_t>(rows), 1, 1);
+            });
+        } else {
+            pipeline_->bind_and_push(commands, set, params);
+            api.vkCmdDispatch(commands, static_cast<std::uint32_t>(blocks_x_),
+                              static_cast<std::uint32_t>(blocks_y_), 1);
+        }
         pass_done();
     }
 

@@ -89,11 +89,13 @@ struct PartitionSearchParams {
     std::int32_t range = 0;
     std::int32_t restrict_border = 0;
     std::int32_t lambda = 0;
-    std::int32_t predictor = 0;  // 1: temporal, 0: none or a segment's first pair
+    std::int32_t predictor = 0;  // 1: temporal, 2: spatial, 0: none or a segment's first pair
     std::int32_t centred = 0;
     std::int32_t rank_bits = 0;  // xme/partition_keys.hpp's tables
     std::int32_t radius = 0;
     std::int32_t side = 0;
+    std::int32_t step = 0;  // spatial: the wavefront step (record_wavefront)
+    std::int32_t first_row = 0;
 };
 
 struct MeanPyramidParams {
@@ -192,7 +194,9 @@ struct PushConstantsOf<PartitionSearchParams> {
                                         XME_MEMBER(P, centred),
                                         XME_MEMBER(P, rank_bits),
                                         XME_MEMBER(P, radius),
-                                        XME_MEMBER(P, side)};
+                                        XME_MEMBER(P, side),
+                                        XME_MEMBER(P, step),
+                                        XME_MEMBER(P, first_row)};
 };
 
 template <>

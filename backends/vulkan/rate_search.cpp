@@ -106,20 +106,12 @@ public:
             pass_done();
             return;
         }
-        const int steps = (blocks_x_ - 1) + 2 * (blocks_y_ - 1) + 1;
-        for (int step = 0; step < steps; ++step) {
-            // Rows by with 0 <= step - 2 by < blocks_x.
-            const int first_row = std::max(0, (step - (blocks_x_ - 1) + 1) / 2);
-            const int last_row = std::min(blocks_y_ - 1, step / 2);
+        record_wavefront(api, commands, blocks_x_, blocks_y_, [&](int step, int first_row, int rows) {
             params.step = step;
             params.first_row = first_row;
             pipeline_->bind_and_push(commands, set, params);
-            api.vkCmdDispatch(commands, static_cast<std::uint32_t>(last_row - first_row + 1), 1, 1);
-            // The next step reads this one's vectors.
-            memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        }
+            api.vkCmdDispatch(commands, static_cast<std::uint32_t>(rows), 1, 1);
+        });
         pass_done();
     }
 

@@ -2,6 +2,7 @@
 // owns the frames (kept on the device across pairs), uploads, timing and readback.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -86,8 +87,8 @@ public:
 // The per-block chains (rate_search.cpp): SPEC §8's settings (lambda > 0, a predictor or a centred
 // window), §11's dia, hex, ehds and tz, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
-// SPEC §9's 41 partitions (partition_search.cpp): fs+p41 and fs+p41+qpel with predictor none or
-// temporal; `readbacks` host buffers, one per submission in flight.
+// SPEC §9's 41 partitions (partition_search.cpp): fs+p41 and fs+p41+qpel with any predictor;
+// `readbacks` host buffers, one per submission in flight.
 [[nodiscard]] std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources,
                                                               std::size_t readbacks);
 // Whether these options use one of SPEC §8's settings.
@@ -111,6 +112,24 @@ inline constexpr int strip_rate_key_max_range = 255;
 [[nodiscard]] inline bool uses_block_search(const SearchParams& params) {
     return params.search != SearchMethod::full || params.partitions == Partitions::all ||
            (uses_rate_search(params) && !strip_kernel_rate_key(params));
+}
+
+// SPEC §8's spatial predictor as a wavefront over a grid of blocks_x x blocks_y blocks: step by step
+// (the blocks with bx + 2 by = step, whose left, top, top-right and top-left neighbours are in earlier
+// steps), `dispatch(step, first_row, rows)` records the step's dispatch of one workgroup per row
+// first_row .. first_row + rows - 1 (block bx = step - 2 by), then a barrier shows its results to the next.
+inline void record_wavefront(const Api& api, VkCommandBuffer commands, int blocks_x, int blocks_y,
+                             const std::function<void(int step, int first_row, int rows)>& dispatch) {
+    const int steps = (blocks_x - 1) + 2 * (blocks_y - 1) + 1;
+    for (int step = 0; step < steps; ++step) {
+        // Rows by with 0 <= step - 2 by < blocks_x.
+        const int first_row = std::max(0, (step - (blocks_x - 1) + 1) / 2);
+        const int last_row = std::min(blocks_y - 1, step / 2);
+        dispatch(step, first_row, last_row - first_row + 1);
+        memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    }
 }
 
 // Workgroups needed to cover `items` with groups of `group` items.

@@ -29,8 +29,8 @@ Support partition_support(const DeviceInfo& info, const SessionOptions& options)
     if (!missing.empty()) {
         return Support::no(
             info.name +
-            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel with no predictor or "
-            "the temporal one (any lambda, either window centre), not with " +
+            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel (any predictor, any lambda, "
+            "either window centre), not with " +
             missing +
             ": run this chain with --backend cpu (it computes every chain) or --backend "
             "reference (the scalar oracle: slow)");
@@ -39,8 +39,9 @@ Support partition_support(const DeviceInfo& info, const SessionOptions& options)
         return Support::no(info.name + ": SPEC §9's partitions need --block 16, got " +
                            std::to_string(p.block_size));
     }
-    const bool temporal = p.predictor == Predictor::temporal;
-    if (!partition_tables_fit(p.range, p.lambda, temporal, temporal && p.centre == WindowCentre::predictor)) {
+    const bool predictor = p.predictor != Predictor::none;
+    if (!partition_tables_fit(p.range, p.lambda, predictor,
+                              predictor && p.centre == WindowCentre::predictor)) {
         return Support::no(info.name + ": the partition search's 32-bit keys cannot hold range " +
                            std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
                            " (J << rank bits, xme/partition_keys.hpp): use a smaller range or lambda, or "

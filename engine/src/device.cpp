@@ -51,7 +51,6 @@ std::string partition_search_gaps(const SearchParams& params) {
     lacks(params.search != SearchMethod::full,
           "the " + std::string(to_string(params.search)) + " search (SPEC §11)");
     lacks(params.subpel == Subpel::hpel, "the bilinear half-pel refinement");
-    lacks(params.predictor == Predictor::spatial, "the spatial predictor");
     return missing;
 }
 

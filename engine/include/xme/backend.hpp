@@ -46,9 +46,9 @@ private:
 [[nodiscard]] Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
                                               std::uint32_t halfpel_tolerance = 0);
 
-// What the GPU backends' searches of SPEC §9's 41 partitions (fs+p41 and fs+p41+qpel, with no
-// predictor or the temporal one) do not run of `params`' chain, named for people and comma-separated;
-// empty when they run it. One list, so that the CUDA and Vulkan refusals name the same gaps.
+// What the GPU backends' searches of SPEC §9's 41 partitions (fs+p41 and fs+p41+qpel, any predictor)
+// do not run of `params`' chain, named for people and comma-separated; empty when they run it. One
+// list, so that the CUDA and Vulkan refusals name the same gaps.
 [[nodiscard]] std::string partition_search_gaps(const SearchParams& params);
 
 // A width x height plane from the tile-major layout the GPU compensation kernels write (the residual,
