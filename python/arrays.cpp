@@ -8,11 +8,11 @@
 
 namespace xme::python {
 
-namespace {
-
 std::string type_name(const py::handle& object) {
     return py::str(py::type::of(object).attr("__name__")).cast<std::string>();
 }
+
+namespace {
 
 // Throws unless `object` is a 2-D uint8 array of a size xme handles; returns it as an array.
 py::array checked_array(const py::handle& object, const std::string& what) {

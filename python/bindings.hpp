@@ -22,6 +22,9 @@ namespace xme::python {
 
 namespace py = pybind11;
 
+// A Python object's type name, for messages ("... is a list").
+[[nodiscard]] std::string type_name(const py::handle& object);
+
 // One registry for the process (listing devices probes drivers once); every use holds the lock.
 struct RegistryAccess {
     std::unique_lock<std::mutex> lock;

@@ -29,10 +29,6 @@ const char* const keywords_help = R"(Keyword options (the CLI's `xme estimate` o
 
 namespace {
 
-std::string type_name(const py::handle& object) {
-    return py::str(py::type::of(object).attr("__name__")).cast<std::string>();
-}
-
 template <typename T>
 T keyword_value(const py::handle& value, const std::string& key, const char* wanted) {
     try {
