@@ -3,11 +3,14 @@
 # in .device/clips, looped to LOOPS x 120 frames), each GPU alone and both under --policy split, REPS
 # rounds, for fs at ranges 16 and 64, fs+qpel at 16 and the 41 partitions at 32 (docs/scheduler-notes.md).
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
-# [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r')
+# [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r'). DEVICES="cpu cuda:0" on
+# a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"); EXTRA="--threads 6"
+# adds options to every run.
 set -uo pipefail
 loops=${1:-16}
 reps=${2:-3}
 only=${3:-.}
+devices=${DEVICES:-cuda:0 cuda:1}
 export XME_BUILD=${XME_BUILD:-build/device}
 source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
 xme=$B/tools/xme
@@ -19,7 +22,7 @@ header=$(head -1 /tmp/one.y4m | wc -c)
 "$xme" estimate "$clip" --backend cuda:0 --read-only | tail -1
 run() {  # NAME, then estimate's options
   local name=$1; shift
-  "$xme" estimate "$clip" --block 16 --quiet --json /tmp/split.json "$@" || return
+  "$xme" estimate "$clip" --block 16 --quiet --json /tmp/split.json "$@" ${EXTRA:-} || return
   python3 - "$name" <<'PY'
 import json, sys
 j = json.load(open('/tmp/split.json')); t = j['timing']; s = t['stages']
@@ -33,8 +36,7 @@ for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --
   name=${config%%:*}; options=${config#*:}
   grep -q -- "$only" <<<"$name" || continue
   for ((rep = 1; rep <= reps; ++rep)); do
-    run "$name cuda:0" $options --backend cuda:0
-    run "$name cuda:1" $options --backend cuda:1
-    run "$name split" $options --backends cuda:0,cuda:1 --policy split
+    for device in $devices; do run "$name $device" $options --backend "$device"; done
+    run "$name split" $options --backends "${devices// /,}" --policy split
   done
 done
