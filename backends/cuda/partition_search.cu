@@ -123,11 +123,14 @@ __device__ __forceinline__ void refine_macroblock(const SearchJob& job, const p4
     qpel::DeviceWarp warp;
     int px, py;
     p41::predictor_of(t, mb, px, py);
-    for (int i = w; w < kWarps && i < p41::kPartitions; i += kWarps) {
-        const MotionRecord integer = records[mb].partitions[i];  // every lane reads it before lane 0 writes
-        const MotionRecord refined =
-            p41::refine_partition(warp, scratch[w], job, mb, i, integer, px, py, lambda);
-        if (warp.lane() == 0) record.partitions[i] = refined;
+    if (w < kWarps) {  // a larger CUDA block's other warps only wait
+        for (int i = w; i < p41::kPartitions; i += kWarps) {
+            // Every lane reads it before lane 0 writes.
+            const MotionRecord integer = records[mb].partitions[i];
+            const MotionRecord refined =
+                p41::refine_partition(warp, scratch[w], job, mb, i, integer, px, py, lambda);
+            if (warp.lane() == 0) record.partitions[i] = refined;
+        }
     }
     __syncthreads();
     const int i = static_cast<int>(threadIdx.x);
