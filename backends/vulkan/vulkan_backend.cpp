@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 
@@ -178,11 +179,14 @@ public:
     }
 
 private:
-    const std::shared_ptr<Instance>& instance() {
+    // Under a lock: the scheduler opens a job's devices from several threads at once.
+    std::shared_ptr<Instance> instance() {
+        const std::lock_guard lock(instance_mutex_);
         if (!instance_) instance_ = Instance::create();
         return instance_;
     }
 
+    std::mutex instance_mutex_;
     std::shared_ptr<Instance> instance_;
 };
 

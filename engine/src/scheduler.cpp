@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <thread>
+#include <utility>
 
 #include "scheduler_state.hpp"
 #include "xme/backend.hpp"
@@ -17,6 +19,39 @@ Policy parse_policy(std::string_view name) {
     throw Error(ErrorKind::invalid_argument,
                 "unknown policy '" + std::string(name) + "': use single, mirror or split");
 }
+
+namespace {
+
+// Every device at once: a GPU's context takes ~0.1 s to create (H100 machine), which a job over two
+// GPUs paid twice, one after the other, before its first pair. The first failure in the list's order
+// is the one reported, as when they opened one by one.
+std::vector<std::unique_ptr<Device>> open_all(Registry& registry, const std::vector<std::string>& names) {
+    std::vector<std::unique_ptr<Device>> devices(names.size());
+    if (names.size() == 1) {
+        devices.front() = registry.open(names.front());
+        return devices;
+    }
+    static_cast<void>(registry.devices());  // listed here, so that the threads below only read the list
+    std::vector<std::exception_ptr> failures(names.size());
+    {
+        std::vector<std::jthread> openers;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            openers.emplace_back([&, i] {
+                try {
+                    devices[i] = registry.open(names[i]);
+                } catch (...) {
+                    failures[i] = std::current_exception();
+                }
+            });
+        }
+    }
+    for (const std::exception_ptr& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+    }
+    return devices;
+}
+
+}  // namespace
 
 std::string_view to_string(Policy policy) {
     switch (policy) {
@@ -38,8 +73,8 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
     }
     std::string offered;  // each device's variants, for the message when none has the one asked for
     bool variant_found = options.session.variant.empty();
-    for (const auto& name : options.devices) {
-        std::shared_ptr<Device> device = registry.open(name);
+    for (std::unique_ptr<Device>& opened : open_all(registry, options.devices)) {
+        std::shared_ptr<Device> device = std::move(opened);
         for (const auto& earlier : devices_) {
             if (earlier.info.name == device->info().name) {
                 throw Error(ErrorKind::invalid_argument,
@@ -53,11 +88,10 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
         std::string listed;
         for (const auto& variant : variants) listed += (listed.empty() ? "" : ", ") + variant;
         offered += (offered.empty() ? "" : "; ") + device->info().name + ": " + listed;
-        devices_.push_back({device->info(),
-                            has_variant || variants.empty() ? options.session.variant : variants.front(),
-                            {},
-                            0,
-                            std::nullopt});
+        ScheduledDevice scheduled;
+        scheduled.info = device->info();
+        scheduled.variant = has_variant || variants.empty() ? options.session.variant : variants.front();
+        devices_.push_back(std::move(scheduled));
         opened_.push_back(std::move(device));
     }
     if (!variant_found && devices_.size() == 1) {
@@ -121,17 +155,13 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.call_started.resize(devices_.size());
     shared.abandoned.assign(devices_.size(), false);
     const std::size_t expected_results = options_.policy == Policy::mirror ? devices_.size() : 1;
-    // Frames read ahead. Results are delivered in order, so while a slow device holds one pair, the
-    // fast ones go on only as far as the read-ahead reaches: it must cover what they do meanwhile
-    // (on the H100, CUDA does ~10 pairs of 1080p while the CPU does one). A memory budget bounds
-    // it, so that a long video is never held whole.
-    constexpr std::int64_t read_ahead_bytes = std::int64_t{512} << 20;
-    const std::int64_t frame_bytes = std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(shared.frames.begin()->second->luma.size_bytes()) * 2);
-    const auto minimum = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight * 2 + 2;
-    const std::int64_t window = devices_.size() == 1
-                                    ? minimum
-                                    : std::clamp(read_ahead_bytes / frame_bytes, minimum, std::int64_t{256});
+    // Frames read ahead: enough to keep every device busy (its pairs in flight, and as many again
+    // queued under split) and no more. More frames in flight are colder in the caches when a device
+    // uploads them and delivery measures them: on the H100 machine a window of 128 1080p frames took a
+    // job 1.2-1.5x the time of 6 (docs/scheduler-notes.md). Under split a slow device's pair does not
+    // hold the fast ones back for long either way: once idle, they compute it too (backup_for).
+    const auto in_flight = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight;
+    const std::int64_t window = options_.policy == Policy::split ? 4 * in_flight : 2 * in_flight + 2;
 
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < devices_.size(); ++i) workers.emplace_back([owner, i] { work(i, *owner); });
@@ -227,7 +257,15 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     devices_ = shared.devices;
     const std::exception_ptr device_failure = shared.failure;
     const std::vector<bool> abandoned = shared.abandoned;
+    // A device that failed after its pairs were delivered (its last one computed as a backup by
+    // another device, then abandoned as hung) still says so.
+    const std::vector<std::string> late_notices = std::exchange(shared.notices, {});
     lock.unlock();
+    try {
+        for (const std::string& text : late_notices) notice(text);
+    } catch (...) {
+        if (!caller_failure) caller_failure = std::current_exception();
+    }
     for (std::size_t i = 0; i < workers.size(); ++i) {
         if (abandoned[i]) {
             workers[i].detach();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,12 @@ struct Scheduler::Shared {
     std::map<std::int64_t, std::shared_ptr<const Frame>> frames;  // read and still needed
     std::vector<std::deque<std::int64_t>>
         queues;  // pairs to do, by current-frame index: one shared (split) or one per device
-    std::vector<std::deque<std::int64_t>> holding;  // pairs each device has been given and not finished
+    struct Taken {
+        std::int64_t pair = 0;
+        Clock::time_point at;
+    };
+    std::vector<std::deque<Taken>> holding;  // pairs each device has been given and not finished, in order
+    std::set<std::int64_t> backed_up;        // split: pairs given to a second device (backup_for)
     std::map<std::int64_t, ScheduledPair> results;  // finished or partly finished pairs, not yet delivered
     std::int64_t last_pair = -1;                    // highest pair index queued so far
     // After a failure under single or mirror: the last pair still worth finishing, the last one
@@ -62,6 +68,12 @@ struct Scheduler::Shared {
     // a slow device holding the last pairs would make the job slower than the fast ones alone. A
     // device not measured yet takes one pair, to be measured.
     [[nodiscard]] bool worth_taking(std::size_t device) const;
+    // Split: the pair that holds delivery back, for an idle `device` to compute too, when another
+    // device holds it and this one would finish it sooner than that one is expected to (never measured
+    // yet, or slowed down: a CPU beside a GPU). The first result is delivered, the other discarded, so a
+    // slow device's pair never stalls the fast ones once they have done the rest of the read-ahead.
+    [[nodiscard]] std::optional<std::int64_t> backup_for(std::size_t device, std::int64_t last_submitted,
+                                                         Clock::time_point now) const;
     // SPEC §8: whether `pair` starts a temporal segment (the run's first pair, or every refresh).
     [[nodiscard]] bool segment_start(std::int64_t pair) const;
     // The next pair `device` may take from its queue (its position there), or none. Without the
@@ -70,6 +82,9 @@ struct Scheduler::Shared {
     // device, whose session holds its previous result, and another device takes it over only with
     // that result in hand (after a failure).
     [[nodiscard]] std::optional<std::size_t> next_for(std::size_t device, std::int64_t last_submitted);
+    // Whether `device` may start on `pair` with SPEC §8's temporal predictor: it starts a segment, the
+    // device computed the pair before it, or that pair's field is kept.
+    [[nodiscard]] bool has_previous(std::int64_t pair, std::int64_t last_submitted) const;
     [[nodiscard]] bool finished() const { return reading_done && next_delivery > last_pair; }
     // Whether the run has nothing more to wait for: every pair delivered, or a failure and every
     // pair still worth finishing delivered (or no device left to finish it).

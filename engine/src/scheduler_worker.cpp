@@ -41,6 +41,9 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
     if (others_rate == 0) return true;
     const double own_finish = static_cast<double>(holding[device].size() + 1) / rates[device];
     const double others_drain = static_cast<double>(queues[0].size() + others_holding) / others_rate;
+    // No margin on either side: then the fastest idle device always takes the next pair (1 / its rate
+    // <= queue / the others' rate for a queue of one), and some device always does. A margin made two
+    // equal devices each leave the last pair to the other.
     return own_finish <= others_drain;
 }
 
@@ -55,8 +58,31 @@ std::optional<std::size_t> Scheduler::Shared::next_for(std::size_t device, std::
     if (queue.empty() || queue.front() > last_wanted) return std::nullopt;
     if (options.session.params.predictor != Predictor::temporal || queues.size() != 1) return 0;
     for (std::size_t i = 0; i < queue.size() && queue[i] <= last_wanted; ++i) {
-        const std::int64_t pair = queue[i];
-        if (segment_start(pair) || pair - 1 == last_submitted || temporal_fields.contains(pair - 1)) return i;
+        if (has_previous(queue[i], last_submitted)) return i;
+    }
+    return std::nullopt;
+}
+
+bool Scheduler::Shared::has_previous(std::int64_t pair, std::int64_t last_submitted) const {
+    return options.session.params.predictor != Predictor::temporal || segment_start(pair) ||
+           pair - 1 == last_submitted || temporal_fields.contains(pair - 1);
+}
+
+std::optional<std::int64_t> Scheduler::Shared::backup_for(std::size_t device, std::int64_t last_submitted,
+                                                          Clock::time_point now) const {
+    const std::int64_t head = next_delivery;
+    if (queues.size() != 1 || rates[device] == 0 || head > last_pair || head > last_wanted ||
+        results.contains(head) || backed_up.contains(head) || !has_previous(head, last_submitted))
+        return std::nullopt;
+    for (std::size_t d = 0; d < holding.size(); ++d) {
+        const auto& held = holding[d];
+        const auto it =
+            std::find_if(held.begin(), held.end(), [&](const Taken& t) { return t.pair == head; });
+        if (d == device || it == held.end()) continue;
+        if (rates[d] == 0) return head;  // not measured yet: its first pairs may take any time
+        const double holder_left = static_cast<double>(it - held.begin() + 1) / rates[d] -
+                                   std::chrono::duration<double>(now - held.front().at).count();
+        return 1 / rates[device] < holder_left ? std::optional(head) : std::nullopt;
     }
     return std::nullopt;
 }
@@ -67,13 +93,17 @@ void Scheduler::Shared::device_failed(std::size_t device, const std::string& why
     rates[device] = 0;
     auto& unfinished = holding[device];
     if (options.policy == Policy::split && devices_alive > 0) {
-        // Its unfinished pairs go back to the front of the shared queue, for the others.
+        // Its unfinished pairs go back to the front of the shared queue, for the others, but for those
+        // another device finished as a backup.
         auto& queue = queues[0];
-        queue.insert(queue.begin(), unfinished.begin(), unfinished.end());
+        std::erase_if(unfinished,
+                      [&](const Taken& t) { return t.pair < next_delivery || results.contains(t.pair); });
+        for (const Taken& t : unfinished) queue.push_back(t.pair);
         std::sort(queue.begin(), queue.end());
-        notices.push_back("device " + devices[device].info.name + " failed: " + why + "; its " +
-                          std::to_string(unfinished.size()) +
-                          " unfinished frame pair(s) go to the other devices");
+        notices.push_back("device " + devices[device].info.name + " failed: " + why +
+                          (unfinished.empty() ? "; the other devices finished its pairs"
+                                              : "; its " + std::to_string(unfinished.size()) +
+                                                    " unfinished frame pair(s) go to the other devices"));
     } else {
         // A device does its pairs in order, so it finished exactly the first pairs_done of them.
         last_wanted = std::min(last_wanted, first_index + devices[device].pairs_done);
@@ -145,34 +175,63 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         shared.call_started[index].reset();
         return !shared.abandoned[index];
     };
+    std::int64_t computed = 0;  // pairs_done and the late ones discarded
     auto record = [&](PairResult&& result) {
         const Held held = std::move(in_flight.front());
         in_flight.pop_front();
         shared.holding[index].pop_front();
-        if (shared.options.policy == Policy::split &&
-            shared.options.session.params.predictor == Predictor::temporal) {
+        ++computed;
+        // Split: another device finished it first (one of them computed it as a backup).
+        const bool late = shared.options.policy == Policy::split &&
+                          (held.pair < shared.next_delivery || shared.results.contains(held.pair));
+        if (late) {
+            ++stats.pairs_discarded;
+        } else if (shared.options.policy == Policy::split &&
+                   shared.options.session.params.predictor == Predictor::temporal) {
             // Kept until every pair of the read-ahead is past it: fields are small next to frames.
             shared.temporal_fields[held.pair] = std::make_shared<const MotionField>(result.field);
             shared.temporal_fields.erase(shared.temporal_fields.begin(),
                                          shared.temporal_fields.lower_bound(shared.next_delivery - 1));
         }
-        ScheduledPair& slot = shared.results[held.pair];
-        slot.frame = held.pair;
-        slot.results.push_back({index, std::move(result)});
-        ++stats.pairs_done;
+        if (!late) {
+            ScheduledPair& slot = shared.results[held.pair];
+            slot.frame = held.pair;
+            slot.results.push_back({index, std::move(result)});
+            ++stats.pairs_done;
+        }
         const auto now = Clock::now();
         // The first pair carries the session's one-time costs (CUDA loads its kernels at their first
         // launch: ~15 ms on the H100 machine against 0.09 ms a 1080p pair), which made a GPU look 100
         // times slower than it is and split starved it. So the rate counts the pairs after the first,
         // and until there is one the device counts as not yet measured (it takes one pair at a time).
-        if (stats.pairs_done > 1)
+        if (computed > 1)
             busy_seconds +=
                 std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count();
         last_result = now;
-        shared.rates[index] = stats.pairs_done > 1
-                                  ? static_cast<double>(stats.pairs_done - 1) / std::max(busy_seconds, 1e-9)
-                                  : 0;
+        shared.rates[index] =
+            computed > 1 ? static_cast<double>(computed - 1) / std::max(busy_seconds, 1e-9) : 0;
         shared.changed.notify_all();
+    };
+    // Gives the device `pair` as its next in flight: false when the run abandoned it meanwhile.
+    auto submit = [&](std::int64_t pair) {
+        const auto now = Clock::now();
+        in_flight.push_back({pair, shared.frames.at(pair - 1), shared.frames.at(pair), now});
+        shared.holding[index].push_back({pair, now});
+        const Held& held = in_flight.back();
+        refused = true;
+        FramePair frame_pair{pair - 1, held.reference->luma.view(), pair, held.current->luma.view()};
+        // SPEC §8: a session's temporal predictor is the result it computed last, except at a
+        // segment's start, or when another device computed the previous pair (split).
+        frame_pair.segment_start = shared.segment_start(pair);
+        if (!frame_pair.segment_start && pair - 1 != last_submitted) {
+            const auto kept = shared.temporal_fields.find(pair - 1);
+            if (kept != shared.temporal_fields.end()) frame_pair.previous = kept->second;
+        }
+        if (!device_call([&] { session->submit(frame_pair); })) return false;
+        stats.submit_seconds += std::chrono::duration<double>(Clock::now() - now).count();
+        refused = false;
+        last_submitted = pair;
+        return true;
     };
     try {
         SessionOptions options = shared.options.session;
@@ -187,28 +246,25 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                    (next = shared.next_for(index, last_submitted)) && shared.worth_taking(index)) {
                 const std::int64_t pair = queue[*next];
                 queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(*next));
-                in_flight.push_back({pair, shared.frames.at(pair - 1), shared.frames.at(pair), Clock::now()});
-                shared.holding[index].push_back(pair);
-                const Held& held = in_flight.back();
-                refused = true;
-                FramePair frame_pair{pair - 1, held.reference->luma.view(), pair, held.current->luma.view()};
-                // SPEC §8: a session's temporal predictor is the result it computed last, except at a
-                // segment's start, or when another device computed the previous pair (split).
-                frame_pair.segment_start = shared.segment_start(pair);
-                if (!frame_pair.segment_start && pair - 1 != last_submitted) {
-                    const auto kept = shared.temporal_fields.find(pair - 1);
-                    if (kept != shared.temporal_fields.end()) frame_pair.previous = kept->second;
-                }
-                const auto submit_start = Clock::now();
-                if (!device_call([&] { session->submit(frame_pair); })) {
-                    return;
-                }
-                stats.submit_seconds += std::chrono::duration<double>(Clock::now() - submit_start).count();
-                refused = false;
-                last_submitted = pair;
+                if (!submit(pair)) return;
             }
             if (in_flight.empty()) {
-                shared.changed.wait(lock);
+                if (const auto backup = shared.backup_for(index, last_submitted, Clock::now())) {
+                    shared.backed_up.erase(shared.backed_up.begin(),
+                                           shared.backed_up.lower_bound(shared.next_delivery));
+                    shared.backed_up.insert(*backup);
+                    if (!submit(*backup)) return;
+                    continue;
+                }
+                // Another device's pair may become worth backing up as time passes, with nothing to
+                // notify: look again soon.
+                const bool others_hold = std::any_of(shared.holding.begin(), shared.holding.end(),
+                                                     [](const auto& held) { return !held.empty(); });
+                if (shared.queues.size() == 1 && others_hold) {
+                    shared.changed.wait_for(lock, std::chrono::milliseconds(1));
+                } else {
+                    shared.changed.wait(lock);
+                }
                 continue;
             }
             PairResult result;

@@ -5,14 +5,16 @@
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
 # [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r'). DEVICES="cpu cuda:0" on
 # a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"); EXTRA="--threads 6"
-# adds options to every run.
+# adds options to every run; PREBUILT=1 uses the xme already built in $XME_BUILD.
 set -uo pipefail
 loops=${1:-16}
 reps=${2:-3}
 only=${3:-.}
 devices=${DEVICES:-cuda:0 cuda:1}
 export XME_BUILD=${XME_BUILD:-build/device}
-source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
+if [ "${PREBUILT:-0}" = 1 ]; then B=$XME_BUILD; else
+  source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
+fi
 xme=$B/tools/xme
 nproc; nvidia-smi --query-gpu=name --format=csv,noheader
 clip=/tmp/split_1080p.y4m

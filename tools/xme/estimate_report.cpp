@@ -137,6 +137,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
              {"description", d.info.description},
              {"variant", d.variant},
              {"pairs", d.pairs_done},
+             {"pairs_discarded", d.pairs_discarded},
              {"device_seconds", seconds},
              {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
              {"submit_seconds", d.submit_seconds},
@@ -283,8 +284,12 @@ void print_summary(const EstimateReport& report, const EstimateSettings& setting
     for (std::size_t i = 0; i < report.devices.size(); ++i) {
         const auto& d = report.devices[i];
         const double seconds = device_seconds_of(report, i);
-        std::fprintf(out, "  %s (%s): %lld pairs, device time %.3f s (%.1f pairs/s, %.2f Gpx/s)%s\n",
-                     d.info.name.c_str(), d.variant.c_str(), static_cast<long long>(d.pairs_done), seconds,
+        const std::string discarded = d.pairs_discarded > 0 ? " (and " + std::to_string(d.pairs_discarded) +
+                                                                  " finished after another device had them)"
+                                                            : "";
+        std::fprintf(out, "  %s (%s): %lld pairs%s, device time %.3f s (%.1f pairs/s, %.2f Gpx/s)%s\n",
+                     d.info.name.c_str(), d.variant.c_str(), static_cast<long long>(d.pairs_done),
+                     discarded.c_str(), seconds,
                      seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0,
                      seconds > 0 ? static_cast<double>(d.pairs_done) *
                                        static_cast<double>(report.comparisons_per_pair) / seconds / 1e9

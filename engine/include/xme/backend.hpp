@@ -21,7 +21,8 @@ public:
     // Every device found, available or not. A backend that cannot start at all (no driver, no
     // loader) returns one unavailable entry named after itself, with the reason.
     [[nodiscard]] virtual std::vector<DeviceInfo> devices() = 0;
-    // Opens a device listed by devices(); throws Error(device) with the reason otherwise.
+    // Opens a device listed by devices(); throws Error(device) with the reason otherwise. Called from
+    // several threads at once for different devices (the scheduler opens a job's devices in parallel).
     [[nodiscard]] virtual std::unique_ptr<Device> open(std::string_view device_name) = 0;
 };
 

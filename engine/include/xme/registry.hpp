@@ -22,7 +22,8 @@ public:
     [[nodiscard]] const std::vector<DeviceInfo>& devices();
     // Opens "cpu", "cuda:0", a family name alone ("vulkan": its first available device), or
     // "auto" (the available device with the highest preference). Unknown or unavailable names
-    // throw Error with the list of what exists.
+    // throw Error with the list of what exists. Several threads may open devices at once once
+    // devices() has listed them (the scheduler opens a job's devices in parallel).
     [[nodiscard]] std::unique_ptr<Device> open(std::string_view name);
     // The name "auto" resolves to, and why it was chosen.
     [[nodiscard]] std::string best_device_name(std::string* reason = nullptr);

@@ -59,7 +59,10 @@ struct ScheduledDevice {
     DeviceInfo info;
     std::string variant;
     Support support;  // the device's answer for the job's chain: how its results are checked (SPEC §6)
-    std::int64_t pairs_done = 0;
+    std::int64_t pairs_done = 0;  // pairs whose result is this device's
+    // Split: pairs it finished after another device had (one of the two computed it as a backup of the
+    // other, SPEC-identical results): computed, not delivered.
+    std::int64_t pairs_discarded = 0;
     std::optional<std::string> failure;  // why it stopped, if it did
     // Host time of this device's worker inside the session's calls, so that a job can say where its
     // time goes: submit (copying each pair's new frames to what the device reads, and queueing its
