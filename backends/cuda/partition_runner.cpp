@@ -26,27 +26,7 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
                            " does not run the 41 partitions of SPEC §9: variants fast (the default) and " +
                            kPositionsVariant + " do");
     }
-    const std::string missing = partition_search_gaps(p);
-    if (!missing.empty()) {
-        return Support::no(
-            name +
-            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel (any predictor, any lambda, either "
-            "window centre), not yet with " +
-            missing +
-            ": run this chain with --backend cpu (it computes every chain) or --backend "
-            "reference (the scalar oracle: slow)");
-    }
-    if (p.block_size != 16)
-        return Support::no(name + ": SPEC §9's partitions need --block 16, got " +
-                           std::to_string(p.block_size));
-    const bool predictor = p.predictor != Predictor::none;
-    if (!partition_tables_fit(p.range, p.lambda, predictor,
-                              predictor && p.centre == WindowCentre::predictor)) {
-        return Support::no(name + ": the partition kernels' 32-bit keys cannot hold range " +
-                           std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
-                           " (J << rank bits): use a smaller range or lambda, or --backend cpu");
-    }
-    return Support::yes();
+    return gpu_partition_support(name, p);
 }
 
 namespace {

@@ -17,39 +17,10 @@
 #include "search_plan.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
-#include "xme/partition_keys.hpp"
 
 namespace xme {
 namespace vulkan {
 namespace {
-
-// SPEC §9's 41 partitions on the fast variant (partition_search.cpp): what runs, and why not otherwise.
-Support partition_support(const DeviceInfo& info, const SessionOptions& options) {
-    const SearchParams& p = options.params;
-    const std::string missing = partition_search_gaps(p);
-    if (!missing.empty()) {
-        return Support::no(
-            info.name +
-            " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel (any predictor, any lambda, "
-            "either window centre), not with " +
-            missing +
-            ": run this chain with --backend cpu (it computes every chain) or --backend "
-            "reference (the scalar oracle: slow)");
-    }
-    if (p.block_size != macroblock_size) {
-        return Support::no(info.name + ": SPEC §9's partitions need --block 16, got " +
-                           std::to_string(p.block_size));
-    }
-    const bool predictor = p.predictor != Predictor::none;
-    if (!partition_tables_fit(p.range, p.lambda, predictor,
-                              predictor && p.centre == WindowCentre::predictor)) {
-        return Support::no(info.name + ": the partition search's 32-bit keys cannot hold range " +
-                           std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
-                           " (J << rank bits, xme/partition_keys.hpp): use a smaller range or lambda, or "
-                           "--backend cpu");
-    }
-    return Support::yes();
-}
 
 class VulkanDevice final : public Device {
 public:
@@ -87,9 +58,9 @@ public:
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
         }
         // The fast variant: every search (fs, dia, hex, ehds, tz), alone, +hpel or +qpel, with every SPEC §8
-        // setting; and the partitions (partition_support).
+        // setting; and the partitions (gpu_partition_support).
         if (options.params.partitions != Partitions::all) return Support::yes();
-        return partition_support(info_, options);
+        return gpu_partition_support(info_.name, options.params);
     }
 
     // SPEC §12-§13 after the search, in the same command buffer (device_compensation.hpp), for every

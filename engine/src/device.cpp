@@ -4,6 +4,8 @@
 
 #include "xme/backend.hpp"
 #include "xme/error.hpp"
+#include "xme/macroblock.hpp"
+#include "xme/partition_keys.hpp"
 
 namespace xme {
 
@@ -43,15 +45,34 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
         "scalar oracle: slow)");
 }
 
-std::string partition_search_gaps(const SearchParams& params) {
+Support gpu_partition_support(const std::string& device, const SearchParams& p) {
     std::string missing;
     const auto lacks = [&](bool condition, const std::string& what) {
         if (condition) missing += (missing.empty() ? "" : ", ") + what;
     };
-    lacks(params.search != SearchMethod::full,
-          "the " + std::string(to_string(params.search)) + " search (SPEC §11)");
-    lacks(params.subpel == Subpel::hpel, "the bilinear half-pel refinement");
-    return missing;
+    lacks(p.search != SearchMethod::full, "the " + std::string(to_string(p.search)) + " search (SPEC §11)");
+    lacks(p.subpel == Subpel::hpel, "the bilinear half-pel refinement");
+    if (!missing.empty()) {
+        return Support::no(device +
+                           " runs the 41 partitions of SPEC §9 as fs+p41 and fs+p41+qpel (any predictor, any "
+                           "lambda, either window centre), not with " +
+                           missing +
+                           ": run this chain with --backend cpu (it computes every chain) or --backend "
+                           "reference (the scalar oracle: slow)");
+    }
+    if (p.block_size != macroblock_size) {
+        return Support::no(device + ": SPEC §9's partitions need --block 16, got " +
+                           std::to_string(p.block_size));
+    }
+    const bool predictor = p.predictor != Predictor::none;
+    if (!partition_tables_fit(p.range, p.lambda, predictor,
+                              predictor && p.centre == WindowCentre::predictor)) {
+        return Support::no(device + ": the partition search's 32-bit keys cannot hold range " +
+                           std::to_string(p.range) + " with lambda " + std::to_string(p.lambda) +
+                           " (J << rank bits, xme/partition_keys.hpp): use a smaller range or lambda, or "
+                           "--backend cpu");
+    }
+    return Support::yes();
 }
 
 Int16Plane plane_from_tiles(const void* tiles, int width, int height) {

@@ -47,10 +47,11 @@ private:
 [[nodiscard]] Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
                                               std::uint32_t halfpel_tolerance = 0);
 
-// What the GPU backends' searches of SPEC §9's 41 partitions (fs+p41 and fs+p41+qpel, any predictor)
-// do not run of `params`' chain, named for people and comma-separated; empty when they run it. One
-// list, so that the CUDA and Vulkan refusals name the same gaps.
-[[nodiscard]] std::string partition_search_gaps(const SearchParams& params);
+// The GPU backends' answer for SPEC §9's 41 partitions (their kernels run fs+p41 and fs+p41+qpel with
+// any predictor, lambda and window centre, on 16x16 macroblocks, with the 32-bit keys of
+// xme/partition_keys.hpp): yes, or what they lack of `params`' chain and what to do. `device` names
+// who answers ("cuda:0 variant fast"). One answer, so that CUDA and Vulkan refuse alike.
+[[nodiscard]] Support gpu_partition_support(const std::string& device, const SearchParams& params);
 
 // A width x height plane from the tile-major layout the GPU compensation kernels write (the residual,
 // the coefficients; tile_element in compensation_pixel.cuh and compensation_common.glsl): 8x8 tiles of
