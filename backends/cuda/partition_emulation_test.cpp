@@ -5,14 +5,16 @@
 // What this cannot check: that vabsdiff4 and the plain C++ beside it agree, and the device's scheduling
 // (compute-sanitizer's racecheck does, on the GPU: tools/device/cuda_p41_check.sh).
 // Random frames (noise, clipping patterns, nearly flat, a moved texture) and crops of the clip, both border
-// modes, lambda 0, small and qp 51's, no predictor or the temporal one (any p the previous pair may give),
-// partial macroblocks; a third of them also refined (+qpel,
-// partition_qpel.cuh) on 32 fibers as one warp. A fresh seed each run, printed.
+// modes, lambda 0, small and qp 51's, no predictor, the temporal one (any p the previous pair may give) or
+// the spatial one (the row walk's order: each macroblock searched, refined and written before the next
+// reads it), partial macroblocks; a third of them also refined (+qpel, partition_qpel.cuh) on 32 fibers as
+// one warp. A fresh seed each run, printed.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -65,11 +67,23 @@ struct Case {
     int mb;
     Design design;
     bool quarter;  // fs+p41+qpel: each partition refined (partition_qpel.cuh), then the mode decision
+    // The spatial predictor: the records of this case's walk over the frame (one per job, design and
+    // refinement), where the median of the macroblocks before it is read; null: the pair's predictor.
+    std::vector<p41::PartitionRecord>* walk = nullptr;
+    [[nodiscard]] p41::Tables tables() const {
+        p41::Tables t = pair->device_tables();
+        if (walk != nullptr) {
+            t.spatial = reinterpret_cast<const std::uint8_t*>(walk->data());
+            t.spatial_stride = sizeof(p41::PartitionRecord);
+            t.blocks_x = job.blocks_x;
+        }
+        return t;
+    }
 };
 
 // The integer search of one case, with the mode decision on its costs.
 p41::PartitionRecord run_integer(const Case& c) {
-    const p41::Tables t = c.pair->device_tables();
+    const p41::Tables t = c.tables();
     std::uint32_t bests[p41::kPartitions];
     p41::clear_bests(bests);
     for (int thread = 0; thread < kThreads; ++thread) {
@@ -96,42 +110,62 @@ p41::PartitionRecord run_integer(const Case& c) {
     return record;
 }
 
-// Every case: the integer search, then for the quarter-pel ones each partition's refinement on one warp
-// of 32 fibers (all cases in one run, as the qpel test does), whose lanes must agree, and the decision.
-std::vector<p41::PartitionRecord> run_all(const std::vector<Case>& cases, int& lane_disagreements) {
-    std::vector<p41::PartitionRecord> records;
-    for (const Case& c : cases) records.push_back(run_integer(c));
-    std::vector<std::array<std::array<xme::cuda::MotionRecord, 32>, p41::kPartitions>> lanes(cases.size());
+// The quarter-pel cases among `batch` (indices into cases and records): each partition's refinement on
+// one warp of 32 fibers (all of them in one run, as the qpel test does), whose lanes must agree, then the
+// decision again.
+void refine(const std::vector<Case>& cases, const std::vector<std::size_t>& batch,
+            std::vector<p41::PartitionRecord>& records, int& lane_disagreements) {
+    std::vector<std::array<std::array<xme::cuda::MotionRecord, 32>, p41::kPartitions>> lanes(batch.size());
     auto scratch = std::make_unique<p41::QpelScratch>();
     auto body = [&](FiberWarp& warp) {
-        for (std::size_t n = 0; n < cases.size(); ++n) {
-            if (!cases[n].quarter) continue;
+        for (std::size_t b = 0; b < batch.size(); ++b) {
+            const Case& c = cases[batch[b]];
             int px, py;
-            p41::predictor_of(cases[n].pair->device_tables(), cases[n].mb, px, py);
+            p41::predictor_of(c.tables(), c.mb, px, py);
             for (int i = 0; i < p41::kPartitions; ++i) {
-                lanes[n][static_cast<std::size_t>(i)][static_cast<std::size_t>(warp.lane())] =
-                    p41::refine_partition(warp, *scratch, cases[n].job, cases[n].mb, i,
-                                          records[n].partitions[i], px, py, cases[n].lambda);
+                lanes[b][static_cast<std::size_t>(i)][static_cast<std::size_t>(warp.lane())] =
+                    p41::refine_partition(warp, *scratch, c.job, c.mb, i, records[batch[b]].partitions[i], px,
+                                          py, c.lambda);
             }
         }
     };
-    lane_disagreements = run_warp(body) ? 0 : 1;
-    for (std::size_t n = 0; n < cases.size(); ++n) {
-        if (!cases[n].quarter) continue;
+    lane_disagreements += run_warp(body) ? 0 : 1;
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        p41::PartitionRecord& record = records[batch[b]];
         for (int i = 0; i < p41::kPartitions; ++i) {
-            const auto& per_lane = lanes[n][static_cast<std::size_t>(i)];
+            const auto& per_lane = lanes[b][static_cast<std::size_t>(i)];
             for (const auto& r : per_lane) {
                 if (r.mv_x != per_lane[0].mv_x || r.mv_y != per_lane[0].mv_y || r.cost != per_lane[0].cost)
                     ++lane_disagreements;
             }
-            records[n].partitions[i] = per_lane[0];
+            record.partitions[i] = per_lane[0];
         }
-        p41::decide_mode(records[n]);
+        p41::decide_mode(record);
     }
+}
+
+// Every case: the integer search, and the refinement of the quarter-pel ones. A walk's cases (spatial)
+// one at a time in the walk's order, each written to its walk before the next; the others' refinements
+// together at the end.
+std::vector<p41::PartitionRecord> run_all(const std::vector<Case>& cases, int& lane_disagreements) {
+    lane_disagreements = 0;
+    std::vector<p41::PartitionRecord> records;
+    std::vector<std::size_t> later;
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+        const Case& c = cases[n];
+        records.push_back(run_integer(c));
+        if (c.walk == nullptr) {
+            if (c.quarter) later.push_back(n);
+            continue;
+        }
+        if (c.quarter) refine(cases, {n}, records, lane_disagreements);
+        (*c.walk)[static_cast<std::size_t>(c.mb)] = records[n];
+    }
+    refine(cases, later, records, lane_disagreements);
     return records;
 }
 
-xme::MacroblockResult expected(const Case& c) {
+xme::MacroblockResult search_reference(const Case& c, xme::MotionVector predictor) {
     xme::reference::BlockSearch search;
     const Pair& p = *c.pair;
     search.reference = {p.reference.data(), p.reference.width(), p.reference.height(), p.reference.width()};
@@ -141,9 +175,38 @@ xme::MacroblockResult expected(const Case& c) {
     search.range = c.job.range;
     search.border = c.job.restrict_border ? xme::BorderMode::restrict : xme::BorderMode::pad;
     search.lambda = c.lambda;
-    p41::predictor_of(p.device_tables(), c.mb, search.predictor.x, search.predictor.y);
+    search.predictor = predictor;
     if (p.centred) search.centre = xme::round_quarter_to_pel(search.predictor);
     return xme::reference::partition_search(search, c.quarter);
+}
+
+// The reference's own walk for each device walk: its medians of its own finished macroblocks, so that a
+// device walk that read a wrong neighbour (or an unrefined one) mismatches.
+struct ReferenceWalk {
+    std::vector<xme::MotionVector> finals;  // row-major; the first `done` are set
+    int done = 0;
+};
+std::map<const std::vector<p41::PartitionRecord>*, ReferenceWalk> reference_walks;
+
+xme::MacroblockResult expected(const Case& c) {
+    if (c.walk == nullptr) {
+        xme::MotionVector p;
+        p41::predictor_of(c.pair->device_tables(), c.mb, p.x, p.y);
+        return search_reference(c, p);
+    }
+    ReferenceWalk& walk = reference_walks[c.walk];
+    walk.finals.resize(c.walk->size());
+    const auto predictor = [&](int mb) {
+        return xme::reference::spatial_predictor(walk.finals, c.job.blocks_x, c.job.blocks_y,
+                                                 mb % c.job.blocks_x, mb / c.job.blocks_x);
+    };
+    for (; walk.done < c.mb; ++walk.done) {
+        Case earlier = c;
+        earlier.mb = walk.done;
+        walk.finals[static_cast<std::size_t>(walk.done)] =
+            search_reference(earlier, predictor(walk.done)).partitions[0].mv;
+    }
+    return search_reference(c, predictor(c.mb));
 }
 
 bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
@@ -163,7 +226,7 @@ bool same(const p41::PartitionRecord& got, const xme::MacroblockResult& want) {
 void describe(const Case& c, const p41::PartitionRecord& got) {
     const xme::MacroblockResult want = expected(c);
     int px, py;
-    p41::predictor_of(c.pair->device_tables(), c.mb, px, py);
+    p41::predictor_of(c.tables(), c.mb, px, py);  // the device walk's
     std::printf(
         "%s%s frame %dx%d range %d %s lambda %d p (%d,%d) macroblock %d: modes %08x J %llu, reference mode "
         "%d J "
@@ -193,6 +256,7 @@ int main(int argc, char** argv) {
     std::mt19937 rng(seed);
     std::vector<std::unique_ptr<Pair>> pairs;
     std::vector<Case> cases;
+    std::vector<std::unique_ptr<std::vector<p41::PartitionRecord>>> walks;
     int clip_pairs = 0;
     for (int f = 0; f < 24; ++f) {
         const int range = f % 12 == 0 ? 32 : std::uniform_int_distribution<int>(0, 12)(rng);
@@ -220,10 +284,12 @@ int main(int argc, char** argv) {
         // Every other pair with the temporal predictor: per macroblock 0, an integer vector, a quarter-pel
         // one, or one at the bound of the previous pair's window.
         // Every other one of those with the window centred on it, p then also far outside the frame.
+        // Every fourth pair with the spatial predictor instead, every other one of those centred on it.
         const bool temporal = f % 2 == 1;
-        pair->centred = f % 4 == 3;
+        const bool spatial = f % 4 == 2;
+        pair->centred = f % 4 == 3 || f % 8 == 6;
         pair->lambda = lambda;
-        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal, pair->centred);
+        pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal || spatial, pair->centred);
         if (temporal) {
             const int bound =
                 pair->centred ? 4 * (range + 60) + 3 : xme::cuda::partition_predictor_bound(range);
@@ -254,12 +320,21 @@ int main(int argc, char** argv) {
             job.restrict_border = restrict_mode == 1;
             job.blocks_x = layout.padded_width / 16;
             job.blocks_y = layout.padded_height / 16;
-            for (int mb = 0; mb < job.blocks_x * job.blocks_y; ++mb) {
-                for (const Design design : {Design::fast, Design::positions})
-                    cases.push_back({pair.get(), job, lambda, mb, design, false});
+            const int macroblocks = job.blocks_x * job.blocks_y;
+            // A walk per design, and one refined (spatial: each case reads its own walk's records).
+            std::array<std::vector<p41::PartitionRecord>*, 3> walk{};
+            for (auto*& w : walk) {
+                if (!spatial) continue;
+                walks.push_back(std::make_unique<std::vector<p41::PartitionRecord>>(
+                    static_cast<std::size_t>(macroblocks)));
+                w = walks.back().get();
+            }
+            for (int mb = 0; mb < macroblocks; ++mb) {
+                cases.push_back({pair.get(), job, lambda, mb, Design::fast, false, walk[0]});
+                cases.push_back({pair.get(), job, lambda, mb, Design::positions, false, walk[1]});
                 // The refinement runs after either design's integer search: once per macroblock, on every
                 // third pair (the reference refines 41 partitions, 17 candidates each).
-                if (f % 3 == 2) cases.push_back({pair.get(), job, lambda, mb, Design::fast, true});
+                if (f % 3 == 2) cases.push_back({pair.get(), job, lambda, mb, Design::fast, true, walk[2]});
             }
         }
         pairs.push_back(std::move(pair));
@@ -269,9 +344,11 @@ int main(int argc, char** argv) {
     const auto result = [&](const Case& c) { return records[static_cast<std::size_t>(&c - cases.data())]; };
     const int mismatches = count_mismatches(cases, result, expected, same, describe);
     const auto quarter = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.quarter; });
+    const auto walked = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.walk; });
     std::printf(
-        "%zu macroblock searches (both designs, %ld with +qpel, %d clip pairs), %d mismatches, %d lane "
-        "disagreements\n",
-        cases.size(), static_cast<long>(quarter), clip_pairs, mismatches, lane_disagreements);
+        "%zu macroblock searches (both designs, %ld with +qpel, %ld with the spatial predictor, %d clip "
+        "pairs), %d mismatches, %d lane disagreements\n",
+        cases.size(), static_cast<long>(quarter), static_cast<long>(walked), clip_pairs, mismatches,
+        lane_disagreements);
     return mismatches == 0 && lane_disagreements == 0 ? 0 : 1;
 }
