@@ -7,6 +7,9 @@
 
 #include "context.hpp"
 #include "instance.hpp"
+#include "sad_forms_10_spv.hpp"
+#include "sad_forms_11_spv.hpp"
+#include "sad_forms_12_spv.hpp"
 #include "sad_forms_1_spv.hpp"
 #include "sad_forms_2_spv.hpp"
 #include "sad_forms_3_spv.hpp"
@@ -15,6 +18,7 @@
 #include "sad_forms_6_spv.hpp"
 #include "sad_forms_7_spv.hpp"
 #include "sad_forms_8_spv.hpp"
+#include "sad_forms_9_spv.hpp"
 #include "sad_peak.hpp"
 #include "xme/error.hpp"
 
@@ -40,6 +44,11 @@ int main(int argc, char** argv) {
             {shaders::sad_forms_5, 1, "int: abs(a - b) + acc", false, false},
             {shaders::sad_forms_6, 2, "i16vec2: abs(a - b) + acc", false, true},
             {shaders::sad_forms_7, 1, "uint: max - min + acc", false, false},
+            // Pixels per chain step, averaged over the 8 chains: a SWAR word is 4 pixels.
+            {shaders::sad_forms_9, 4, "uint SWAR: sum of the bytes' min", false, false},
+            {shaders::sad_forms_10, (7 * 2 + 1 * 4) / 8.0, "mixed: 7 f16vec2 + 1 SWAR chains", true, false},
+            {shaders::sad_forms_11, (6 * 2 + 2 * 4) / 8.0, "mixed: 6 f16vec2 + 2 SWAR chains", true, false},
+            {shaders::sad_forms_12, (6 * 2 + 2 * 1) / 8.0, "mixed: 6 f16vec2 + 2 int chains", true, false},
         };
         for (const Form& form : forms) {
             if ((form.needs_float16 && !context.float16()) || (form.needs_int16 && !context.int16())) {
