@@ -46,6 +46,10 @@ Context::Context(std::shared_ptr<Instance> instance, int index) : instance_(std:
     properties2.pNext = &subgroup;
     api().vkGetPhysicalDeviceProperties2(physical_, &properties2);
     subgroup_size_ = std::max(1u, subgroup.subgroupSize);
+    constexpr VkSubgroupFeatureFlags reductions =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    subgroup_reductions_ = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                           (subgroup.supportedOperations & reductions) == reductions;
     api().vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     name_ = "vulkan:" + std::to_string(index) + " (" + properties_.deviceName + ")";
     try {

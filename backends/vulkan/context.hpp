@@ -58,6 +58,8 @@ public:
     [[nodiscard]] VkPhysicalDeviceType type() const { return properties_.deviceType; }
     // Invocations that run in lockstep (a warp): workgroups are sized in multiples of it.
     [[nodiscard]] std::uint32_t subgroup_size() const { return subgroup_size_; }
+    // Whether compute shaders have subgroup arithmetic (subgroupMin), for the reductions of keys.
+    [[nodiscard]] bool subgroup_reductions() const { return subgroup_reductions_; }
     // Whether pipelines are created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
     [[nodiscard]] bool capture_statistics() const { return pipeline_statistics_; }
 
@@ -79,6 +81,7 @@ private:
     bool pipeline_statistics_ = false;
     bool float16_ = false;
     bool int16_ = false;
+    bool subgroup_reductions_ = false;
     std::uint32_t subgroup_size_ = 1;
     bool logging_ = false;
     std::mutex queue_mutex_;

@@ -4,7 +4,9 @@
 // settings that strip_kernel_rate_key allows, every pass keys by §8 (RATE_KEY) and reads the temporal
 // predictor from the device.
 #include "full_search_half_pairs_spv.hpp"
+#include "full_search_half_pairs_subgroup_spv.hpp"
 #include "full_search_spv.hpp"
+#include "full_search_subgroup_spv.hpp"
 #include "hpel_refine_spv.hpp"
 #include "rate_search_spv.hpp"
 #include "search_plan.hpp"
@@ -40,6 +42,12 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     return in;
 }
 
+const ShaderBinary& search_shader(bool half_pairs, bool subgroup_reduce) {
+    if (half_pairs)
+        return subgroup_reduce ? shaders::full_search_half_pairs_subgroup : shaders::full_search_half_pairs;
+    return subgroup_reduce ? shaders::full_search_subgroup : shaders::full_search;
+}
+
 class FullSearchPlan final : public SearchPlan {
 public:
     FullSearchPlan(const SessionResources& resources, const SessionTuning& tuning) : resources_(resources) {
@@ -73,16 +81,16 @@ public:
         groups_x_ = static_cast<std::uint32_t>(blocks_x);
         groups_y_ = static_cast<std::uint32_t>(blocks_y);
 
-        search_ =
-            &context.pipeline(inputs.half_pairs ? shaders::full_search_half_pairs : shaders::full_search,
-                              {{"local_size_x", shape_.invocations()},
-                               {"BLOCK", b},
-                               {"STRIP", shape_.strip},
-                               {"STRIPS_X", shape_.strips_x},
-                               {"TILE_H", shape_.tile_h},
-                               {"WINDOW_PITCH", shape_.window_pitch},
-                               {"RATE_KEY", rate_key_ ? 1 : 0}},
-                              push_constant_layout<FullSearchParams>());
+        search_ = &context.pipeline(
+            search_shader(inputs.half_pairs, context.subgroup_reductions() && !tuning.tree_reduction),
+            {{"local_size_x", shape_.invocations()},
+             {"BLOCK", b},
+             {"STRIP", shape_.strip},
+             {"STRIPS_X", shape_.strips_x},
+             {"TILE_H", shape_.tile_h},
+             {"WINDOW_PITCH", shape_.window_pitch},
+             {"RATE_KEY", rate_key_ ? 1 : 0}},
+            push_constant_layout<FullSearchParams>());
         refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
                                     push_constant_layout<HpelRefineParams>());
         keys_ = Buffer(

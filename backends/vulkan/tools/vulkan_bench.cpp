@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
             }
         }
         runs.push_back({"fast fs (default tuning)", "fast", xme::Subpel::none, {}});
+        xme::vulkan::SessionTuning tree;
+        tree.tree_reduction = true;
+        runs.push_back({"fast fs, keys reduced by the barrier tree", "fast", xme::Subpel::none, tree});
         runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Subpel::hpel, {}});
         runs.push_back({"legacy fs", "legacy", xme::Subpel::none, {}});
         runs.push_back({"legacy fs+hpel", "legacy", xme::Subpel::hpel, {}});

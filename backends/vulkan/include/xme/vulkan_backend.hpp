@@ -23,6 +23,9 @@ struct SessionTuning {
     enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
     // "fast": at most this many adjacent candidates per invocation; 0: 12.
     int max_strip = 0;
+    // "fast": reduce a workgroup's keys by the shared-memory tree even where subgroup arithmetic
+    // exists (the path of devices without it, so that tests reach it everywhere).
+    bool tree_reduction = false;
 };
 
 // A session of `device`, which must come from the Vulkan backend (else Error(invalid_argument)), with
