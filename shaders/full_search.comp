@@ -69,6 +69,15 @@ shared uvec2 reduction[gl_WorkGroupSize.x];
 
 float sample_at(sampler2D frame, ivec2 position) { return pel(frame, position, params.frame_size); }
 
+// SPEC §1's samples at top_left + (0, 0), (1, 0), (0, 1), (1, 1) in one textureGather: the frames are
+// bound with a normalised, clamp-to-edge sampler (the frame's own size, so clamping is §1's edge
+// replication), and the point between the four texels selects them. Staging the window this way
+// takes a quarter of the texture instructions of one texelFetch per sample.
+vec4 quad_at(sampler2D frame, ivec2 top_left) {
+    const vec4 texels = textureGather(frame, vec2(top_left + 1) / vec2(params.frame_size), 0);
+    return round(texels.wzxy * 255.0);  // gather's order is (0, 1), (1, 1), (1, 0), (0, 0)
+}
+
 void load_current(ivec2 origin, int lane, int invocations) {
 #ifdef HALF_PAIRS
     for (int i = lane; i < BLOCK / 2 * BLOCK; i += invocations) {
@@ -82,17 +91,30 @@ void load_current(ivec2 origin, int lane, int invocations) {
 #endif
 }
 
+// The window by quads of 2x2 samples, one gather each; a quad past the window's last column or row
+// writes only what is inside.
 void load_window(ivec2 origin, int lane, int invocations) {
+    const int quads_x = (WINDOW_W + 1) / 2;
 #ifdef HALF_PAIRS
-    for (int i = lane; i < (WINDOW_H - 1) * WINDOW_W; i += invocations) {
-        const ivec2 p = origin + ivec2(i % WINDOW_W, i / WINDOW_W);
-        window[i / WINDOW_W * WINDOW_PITCH + i % WINDOW_W] =
-            f16vec2(sample_at(reference_frame, p), sample_at(reference_frame, p + ivec2(0, 1)));
+    // Element (x, r) holds rows r and r + 1 for every r: a quad at (x, r) is elements (x, r), (x + 1, r).
+    for (int i = lane; i < quads_x * (WINDOW_H - 1); i += invocations) {
+        const ivec2 at = ivec2(2 * (i % quads_x), i / quads_x);
+        const vec4 quad = quad_at(reference_frame, origin + at);
+        const int element = at.y * WINDOW_PITCH + at.x;
+        window[element] = f16vec2(quad.xz);
+        if (at.x + 1 < WINDOW_W) window[element + 1] = f16vec2(quad.yw);
     }
 #else
-    for (int i = lane; i < WINDOW_H * WINDOW_W; i += invocations) {
-        window[i / WINDOW_W * WINDOW_PITCH + i % WINDOW_W] =
-            sample_at(reference_frame, origin + ivec2(i % WINDOW_W, i / WINDOW_W));
+    for (int i = lane; i < quads_x * ((WINDOW_H + 1) / 2); i += invocations) {
+        const ivec2 at = 2 * ivec2(i % quads_x, i / quads_x);
+        const vec4 quad = quad_at(reference_frame, origin + at);
+        const int element = at.y * WINDOW_PITCH + at.x;
+        window[element] = quad.x;
+        if (at.x + 1 < WINDOW_W) window[element + 1] = quad.y;
+        if (at.y + 1 < WINDOW_H) {
+            window[element + WINDOW_PITCH] = quad.z;
+            if (at.x + 1 < WINDOW_W) window[element + WINDOW_PITCH + 1] = quad.w;
+        }
     }
 #endif
 }

@@ -56,6 +56,7 @@ Context::Context(std::shared_ptr<Instance> instance, int index) : instance_(std:
         create_device(index);
         nearest_sampler_ = create_sampler(VK_FILTER_NEAREST);
         linear_sampler_ = create_sampler(VK_FILTER_LINEAR);
+        gather_sampler_ = create_sampler(VK_FILTER_NEAREST, true);
         check_validation("while opening " + name_);
     } catch (...) {
         release();  // the destructor does not run for an object whose constructor threw
@@ -71,6 +72,7 @@ void Context::release() {
     api().vkDeviceWaitIdle(device_);
     if (nearest_sampler_ != VK_NULL_HANDLE) api().vkDestroySampler(device_, nearest_sampler_, nullptr);
     if (linear_sampler_ != VK_NULL_HANDLE) api().vkDestroySampler(device_, linear_sampler_, nullptr);
+    if (gather_sampler_ != VK_NULL_HANDLE) api().vkDestroySampler(device_, gather_sampler_, nullptr);
     api().vkDestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
 }
@@ -154,7 +156,7 @@ void Context::create_device(int index) {
     api().vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 }
 
-VkSampler Context::create_sampler(VkFilter filter) {
+VkSampler Context::create_sampler(VkFilter filter, bool normalized) {
     auto info = vulkan_struct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
     info.magFilter = filter;
     info.minFilter = filter;
@@ -162,11 +164,11 @@ VkSampler Context::create_sampler(VkFilter filter) {
     info.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     info.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    info.unnormalizedCoordinates = VK_TRUE;
+    info.unnormalizedCoordinates = normalized ? VK_FALSE : VK_TRUE;
     VkSampler sampler = VK_NULL_HANDLE;
     check(api().vkCreateSampler(device_, &info, nullptr, &sampler),
-          std::string("vkCreateSampler (") + (filter == VK_FILTER_LINEAR ? "linear" : "nearest") + ") on " +
-              name_);
+          std::string("vkCreateSampler (") + (filter == VK_FILTER_LINEAR ? "linear" : "nearest") +
+              (normalized ? ", normalised" : "") + ") on " + name_);
     return sampler;
 }
 

@@ -41,6 +41,9 @@ public:
     // Clamp-to-edge samplers with unnormalized coordinates (texel i's centre at i + 0.5).
     [[nodiscard]] VkSampler nearest_sampler() const { return nearest_sampler_; }
     [[nodiscard]] VkSampler linear_sampler() const { return linear_sampler_; }
+    // Normalised coordinates, nearest, clamped to the edge: for textureGather, which an unnormalised
+    // sampler cannot serve (the fast kernel stages its window four texels per fetch).
+    [[nodiscard]] VkSampler gather_sampler() const { return gather_sampler_; }
 
     // The pipeline of `shader` specialised with `constants`, compiled on first use.
     [[nodiscard]] const Pipeline& pipeline(const ShaderBinary& shader,
@@ -66,7 +69,7 @@ public:
 private:
     void create_device(int index);
     void release();
-    VkSampler create_sampler(VkFilter filter);
+    VkSampler create_sampler(VkFilter filter, bool normalized = false);
 
     std::shared_ptr<Instance> instance_;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
@@ -86,6 +89,7 @@ private:
     bool logging_ = false;
     std::mutex queue_mutex_;
     VkSampler nearest_sampler_ = VK_NULL_HANDLE;
+    VkSampler gather_sampler_ = VK_NULL_HANDLE;
     VkSampler linear_sampler_ = VK_NULL_HANDLE;
     std::mutex pipelines_mutex_;
     std::map<std::string, std::unique_ptr<Pipeline>> pipelines_;

@@ -100,11 +100,12 @@ public:
         search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
         refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
+        const VkSampler gather = context.gather_sampler();  // full_search.comp's quad_at
         const VkBuffer previous = previous_vectors();
         for_each_frame_slot_combination(
             resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
-                search_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
-                                          {"current_frame", current_view, sampler, {}},
+                search_sets_->write(set, {{"reference_frame", reference_view, gather, {}},
+                                          {"current_frame", current_view, gather, {}},
                                           {"BestKeys", {}, {}, keys_.get()},
                                           {"Previous", {}, {}, previous}});
                 refine_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
