@@ -10,6 +10,7 @@
 // final: docs/vulkan-notes.md).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "search_common.glsl"
 #include "rate_key.glsl"
 

@@ -64,19 +64,29 @@ bool walk_candidate_ok(SearchArea area, ivec2 pel_vector) {
 // best moved (a strictly smaller key: a repeated candidate never improves on itself).
 bool walk_step(uint lane, SearchArea area, ivec2 candidates[8], int count, bool force, inout Walk walk) {
     const int side = BLOCK >> area.level;
+    // The arrays are only indexed by constants (unrolled loops, and a select for an item's candidate):
+    // indexed by a variable they would go to local memory (the driver reported 224-352 bytes of it).
     bool ok[8];
-    for (int k = 0; k < 8; ++k) ok[k] = k < count && (force || walk_candidate_ok(area, candidates[k]));
+    [[unroll]] for (int k = 0; k < 8; ++k) ok[k] = k < count && (force || walk_candidate_ok(area, candidates[k]));
     barrier();  // earlier readers of step_sad are done
     if (lane < 8u) step_sad[lane] = 0u;
     barrier();
     for (int item = int(lane); item < count * side; item += GROUP) {
         const int k = item / side;
-        if (ok[k]) atomicAdd(step_sad[k], row_sad(area, candidates[k], item % side));
+        ivec2 candidate = candidates[0];
+        bool candidate_ok = ok[0];
+        [[unroll]] for (int j = 1; j < 8; ++j) {
+            if (j == k) {
+                candidate = candidates[j];
+                candidate_ok = ok[j];
+            }
+        }
+        if (candidate_ok) atomicAdd(step_sad[k], row_sad(area, candidate, item % side));
     }
     barrier();
     const uvec4 before = walk.best;
-    for (int k = 0; k < count; ++k) {
-        if (!ok[k]) continue;
+    [[unroll]] for (int k = 0; k < 8; ++k) {
+        if (!ok[k]) continue;  // false from count on
         ++walk.evaluated;
         const uvec4 key = candidate_key(step_sad[k], area.weight, 4 * candidates[k], area.p);
         if (key_less4(key, walk.best)) walk.best = key;
