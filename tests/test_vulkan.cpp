@@ -1,7 +1,7 @@
 // The Vulkan backend beyond what conformance covers for every device: SPEC §5's P processing
 // elements, a video through one asynchronous session (frames kept on the device), ranges large
 // enough to need several tiles and workgroups per block, and the validation layer's loud failure.
-// Part of the conformance suite, so it runs under conformance_vulkan (validation on); skipped when
+// Part of the conformance suite, so it runs under conformance_vulkan_rows_* (validation on); skipped when
 // XME_TEST_DEVICE names another backend or no Vulkan device is available.
 #include <doctest/doctest.h>
 
