@@ -52,9 +52,10 @@ const int BLOCK = 16;  // h264_planes.glsl's block: the macroblock
 const int GROUP = 64;
 const int PARTITIONS = 41;
 const int RECORD_WORDS = 128;
-const int STRIP = 8;  // candidates per invocation and pass, side by side
+// Candidates per invocation and pass, side by side (1..8: SessionTuning::partition_strip).
+layout(constant_id = 1) const int STRIP = 8;
 // Candidate columns per band: a pass stages at most (GROUP / s + 15) x (STRIP s + 15) words for s strips a
-// row, 1817 at most (s = 1 or 8).
+// row, 1817 at most (STRIP 8, s = 1 or 8).
 const int BAND = GROUP;
 
 shared int current_block[BLOCK * BLOCK];

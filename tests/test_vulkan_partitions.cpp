@@ -14,6 +14,7 @@
 #include "vulkan_test_device.hpp"
 #include "xme/error.hpp"
 #include "xme/reference.hpp"
+#include "xme/vulkan_backend.hpp"
 
 namespace {
 
@@ -104,6 +105,39 @@ TEST_SUITE("conformance") {
                 CHECK_MESSAGE(difference.empty(), difference);
             }
         }
+    }
+
+    TEST_CASE("vulkan: partitions with each strip width (SessionTuning::partition_strip)") {
+        const auto device = xme::test::vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan partition strips");
+        const auto frames = xme::test::make_pair(xme::test::Content::noise, 50, 40, rng);
+        // Range 20: 41 candidate columns, so strips of 4 end partial (8's do too, in the test above).
+        for (const int strip : {1, 4}) {
+            auto params = partition_params(20, xme::BorderMode::pad, xme::Subpel::none);
+            params.lambda = 4;
+            INFO("strip ", strip);
+            xme::SessionOptions options;
+            options.params = params;
+            options.width = frames.current.width();
+            options.height = frames.current.height();
+            xme::vulkan::SessionTuning tuning;
+            tuning.partition_strip = strip;
+            auto session = xme::vulkan::open_tuned_session(*device, options, tuning);
+            session->submit({0, frames.reference.view(), 1, frames.current.view()});
+            const std::string difference = xme::test::first_difference(
+                xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                session->receive().field);
+            CHECK_MESSAGE(difference.empty(), difference);
+        }
+        xme::SessionOptions options;
+        options.params = partition_params(4, xme::BorderMode::pad, xme::Subpel::none);
+        options.width = frames.current.width();
+        options.height = frames.current.height();
+        xme::vulkan::SessionTuning tuning;
+        tuning.partition_strip = 9;
+        CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(*device, options, tuning)),
+                        xme::Error);
     }
 
     TEST_CASE("vulkan: partition keys that do not fit 32 bits are refused, with the reason") {

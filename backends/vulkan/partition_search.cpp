@@ -37,7 +37,8 @@ Buffer upload_table(Context& context, const std::vector<std::uint32_t>& table, c
 
 class PartitionPlan final : public SearchPlan {
 public:
-    PartitionPlan(const SessionResources& resources, std::size_t readbacks) : resources_(resources) {
+    PartitionPlan(const SessionResources& resources, std::size_t readbacks, int strip)
+        : resources_(resources) {
         Context& context = resources.context;
         const SessionOptions& options = resources.options;
         const SearchParams& p = options.params;
@@ -87,8 +88,9 @@ public:
         params_.radius = tables.radius;
         params_.side = tables.side;
         quarter_pel_ = p.subpel == Subpel::qpel;
-        pipeline_ = &context.pipeline(shaders::partition_search, {{"QPEL", quarter_pel_ ? 1 : 0}},
-                                      push_constant_layout<PartitionSearchParams>());
+        pipeline_ =
+            &context.pipeline(shaders::partition_search, {{"QPEL", quarter_pel_ ? 1 : 0}, {"STRIP", strip}},
+                              push_constant_layout<PartitionSearchParams>());
         sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
         // Previous is read with the temporal predictor only; any buffer fills it otherwise.
         const VkBuffer previous = resources.previous != nullptr ? resources.previous->get() : terms_.get();
@@ -193,8 +195,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources, std::size_t readbacks) {
-    return std::make_unique<PartitionPlan>(resources, readbacks);
+std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources, std::size_t readbacks,
+                                                int strip) {
+    return std::make_unique<PartitionPlan>(resources, readbacks, strip);
 }
 
 }  // namespace xme::vulkan

@@ -88,9 +88,9 @@ public:
 // window), §11's dia, hex, ehds and tz, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
 // SPEC §9's 41 partitions (partition_search.cpp): fs+p41 and fs+p41+qpel with any predictor;
-// `readbacks` host buffers, one per submission in flight.
+// `readbacks` host buffers, one per submission in flight; `strip` candidates per invocation (1..8).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources,
-                                                              std::size_t readbacks);
+                                                              std::size_t readbacks, int strip);
 // Whether these options use one of SPEC §8's settings.
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
     return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;

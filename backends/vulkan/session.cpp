@@ -16,6 +16,15 @@ constexpr std::size_t ring_size = 2;
 
 constexpr VkBufferUsageFlags staging_usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
+// partition_search.comp's STRIP: 8 unless the tuning asks for 1..8.
+int partition_strip(const SessionTuning& tuning) {
+    if (tuning.partition_strip < 0 || tuning.partition_strip > 8) {
+        throw Error(ErrorKind::invalid_argument,
+                    "partition strip " + std::to_string(tuning.partition_strip) + ": expected 1 to 8 (0: 8)");
+    }
+    return tuning.partition_strip == 0 ? 8 : tuning.partition_strip;
+}
+
 }  // namespace
 
 VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const SessionOptions& options,
@@ -73,7 +82,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
     }
     const bool partitions = variant != "legacy" && options.params.partitions == Partitions::all;
     plan_ = variant == "legacy" ? make_legacy_plan(resources, tuning.legacy_pe_per_block)
-            : partitions        ? make_partition_plan(resources, ring_size)
+            : partitions        ? make_partition_plan(resources, ring_size, partition_strip(tuning))
             : block_search_     ? make_rate_search_plan(resources)
                                 : make_full_search_plan(resources, tuning);
     if (options.compensation)

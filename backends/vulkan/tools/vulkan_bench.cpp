@@ -42,6 +42,7 @@ struct Run {
     std::string variant;
     xme::Subpel subpel;
     xme::vulkan::SessionTuning tuning;
+    bool partitions = false;  // SPEC §9's 41 partitions (block 16 only)
 };
 
 }  // namespace
@@ -75,11 +76,20 @@ int main(int argc, char** argv) {
         runs.push_back({"fast fs+hpel (default tuning)", "fast", xme::Subpel::hpel, {}});
         runs.push_back({"legacy fs", "legacy", xme::Subpel::none, {}});
         runs.push_back({"legacy fs+hpel", "legacy", xme::Subpel::hpel, {}});
+        // partition_search.comp's candidates per invocation: sixteen 4x4 SADs each in registers.
+        for (const int strip : {2, 4, 8}) {
+            if (block != 16) break;
+            xme::vulkan::SessionTuning tuning;
+            tuning.partition_strip = strip;
+            runs.push_back({"fast fs+p41, partition strip " + std::to_string(strip), "fast",
+                            xme::Subpel::none, tuning, true});
+        }
 
-        std::vector<std::vector<xme::MotionField>> first_fields(2);
+        std::vector<std::vector<xme::MotionField>> first_fields(3);  // fs, fs+hpel, fs+p41
         for (const auto& run : runs) {
             xme::SessionOptions options;
             options.params = {block, range, xme::BorderMode::pad, xme::SearchMethod::full, run.subpel};
+            if (run.partitions) options.params.partitions = xme::Partitions::all;
             options.variant = run.variant;
             options.width = width;
             options.height = height;
@@ -92,7 +102,7 @@ int main(int argc, char** argv) {
             }
             double seconds = 0;
             bool agree = true;
-            auto& reference = first_fields[run.subpel == xme::Subpel::none ? 0 : 1];
+            auto& reference = first_fields[run.partitions ? 2 : run.subpel == xme::Subpel::none ? 0 : 1];
             for (int i = 0; i < pairs; ++i) {
                 session->submit({i, scene[static_cast<std::size_t>(i)].view(), i + 1,
                                  scene[static_cast<std::size_t>(i) + 1].view()});

@@ -26,11 +26,14 @@ struct SessionTuning {
     // "fast": reduce a workgroup's keys by the shared-memory tree even where subgroup arithmetic
     // exists (the path of devices without it, so that tests reach it everywhere).
     bool tree_reduction = false;
+    // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 8.
+    // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.
+    int partition_strip = 0;
 };
 
 // A session of `device`, which must come from the Vulkan backend (else Error(invalid_argument)), with
-// `tuning`. Throws Error(invalid_argument) for a negative P and Error(unsupported) for 16-bit pairs
-// on a device without shaderFloat16.
+// `tuning`. Throws Error(invalid_argument) for a negative P or a partition strip outside 0..8, and
+// Error(unsupported) for 16-bit pairs on a device without shaderFloat16.
 [[nodiscard]] std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
                                                                 const SessionTuning& tuning);
 
