@@ -24,15 +24,20 @@ xme::SearchParams partition_params(int range, xme::BorderMode border, xme::Subpe
     return params;
 }
 
-// One pair on a fresh session of `device`, with `previous` handed over when given.
-xme::MotionField run_pair(xme::Device& device, const xme::SearchParams& params,
-                          const xme::test::PlanePair& frames,
-                          std::shared_ptr<const xme::MotionField> previous) {
+// A session's options for `params` on frames the size of `frames`.
+xme::SessionOptions pair_options(const xme::SearchParams& params, const xme::test::PlanePair& frames) {
     xme::SessionOptions options;
     options.params = params;
     options.width = frames.current.width();
     options.height = frames.current.height();
-    auto session = device.open_session(options);
+    return options;
+}
+
+// One pair on a fresh session of `device`, with `previous` handed over when given.
+xme::MotionField run_pair(xme::Device& device, const xme::SearchParams& params,
+                          const xme::test::PlanePair& frames,
+                          std::shared_ptr<const xme::MotionField> previous) {
+    auto session = device.open_session(pair_options(params, frames));
     xme::FramePair pair{0, frames.reference.view(), 1, frames.current.view()};
     pair.segment_start = previous == nullptr;
     pair.previous = std::move(previous);
@@ -117,23 +122,17 @@ TEST_SUITE("conformance") {
             auto params = partition_params(20, xme::BorderMode::pad, xme::Subpel::none);
             params.lambda = 4;
             INFO("strip ", strip);
-            xme::SessionOptions options;
-            options.params = params;
-            options.width = frames.current.width();
-            options.height = frames.current.height();
             xme::vulkan::SessionTuning tuning;
             tuning.partition_strip = strip;
-            auto session = xme::vulkan::open_tuned_session(*device, options, tuning);
+            auto session = xme::vulkan::open_tuned_session(*device, pair_options(params, frames), tuning);
             session->submit({0, frames.reference.view(), 1, frames.current.view()});
             const std::string difference = xme::test::first_difference(
                 xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
                 session->receive().field);
             CHECK_MESSAGE(difference.empty(), difference);
         }
-        xme::SessionOptions options;
-        options.params = partition_params(4, xme::BorderMode::pad, xme::Subpel::none);
-        options.width = frames.current.width();
-        options.height = frames.current.height();
+        const auto options =
+            pair_options(partition_params(4, xme::BorderMode::pad, xme::Subpel::none), frames);
         xme::vulkan::SessionTuning tuning;
         tuning.partition_strip = 9;
         CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(*device, options, tuning)),
