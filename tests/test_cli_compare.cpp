@@ -56,10 +56,11 @@ TEST_SUITE("cli") {
 
     TEST_CASE("bench on a tiny matrix writes CSV and JSON that parse") {
         const fs::path dir = scratch_dir("bench");
-        const Run bench =
-            run_xme("bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --csv " +
-                    (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string() + " --chart " +
-                    (dir / "bench.svg").string());
+        const Run bench = run_xme(
+            "bench --backends cpu --blocks 8,16 --ranges 4 --sizes 96x64,33x17 --pairs 2 --warm-up 0.05 "
+            "--csv " +
+            (dir / "bench.csv").string() + " --json " + (dir / "bench.json").string() + " --chart " +
+            (dir / "bench.svg").string());
         INFO(bench.output);
         REQUIRE(bench.exit_code == 0);
         const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
@@ -72,6 +73,8 @@ TEST_SUITE("cli") {
         CHECK(chart.find("</svg>") != std::string::npos);
         for (const auto& row : rows) {
             CHECK(row["device_fps"].get<double>() > 0);
+            CHECK(row["warm_up_seconds"].get<double>() >= 0.05);  // the device worked before it was timed
+            CHECK(row["warm_up_pairs"].get<int>() >= 1);
             CHECK(row["device_gpx_per_second"].get<double>() > 0);
             CHECK(row["sad_peak_gpx_per_second"].get<double>() > 0);
         }

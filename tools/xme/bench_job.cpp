@@ -87,7 +87,7 @@ void for_each_cell(const BenchSettings& settings, int count, const Visit& visit)
 
 BenchRow time_cell(Device& device, const std::string& variant, const SearchParams& params,
                    const std::vector<Plane>& frames, int threads,
-                   const std::optional<CompensationRequest>& compensation) {
+                   const std::optional<CompensationRequest>& compensation, double warm_up_seconds) {
     const int width = frames.front().width();
     const int height = frames.front().height();
     auto session = open_compensating_session(device, {params, variant, threads, width, height, compensation});
@@ -99,9 +99,27 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
             params.refresh > 0 ? (i - 1) % static_cast<std::size_t>(params.refresh) == 0 : i == 1;
         return p;
     };
-    session->submit(pair(1));  // warm-up: allocation, first upload, module load
-    const MotionField warm_up = session->receive().field;
+    // Warm-up: allocation, first upload, module load, then the first pair again and again (two in
+    // flight, so that the device never idles) until the device has worked warm_up_seconds. Its last
+    // result is the first pair's, the temporal predictor of the first timed pair.
+    const auto warm_up_start = std::chrono::steady_clock::now();
+    session->submit(pair(1));
+    const auto warming = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_up_start).count() <
+               warm_up_seconds;
+    };
+    if (warming()) session->submit(pair(1));
+    MotionField warm_up;
+    int warm_up_pairs = 0;
+    while (session->pending() > 0) {
+        warm_up = session->receive().field;
+        ++warm_up_pairs;
+        if (warming()) session->submit(pair(1));
+    }
     BenchRow row;
+    row.warm_up_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_up_start).count();
+    row.warm_up_pairs = warm_up_pairs;
     row.device = device.info().name;
     row.variant = variant;
     row.params = params;
@@ -265,8 +283,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                 std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
                           << params.block_size << " range " << params.range << " " << width << "x" << height
                           << "\n";
-                rows.push_back(
-                    time_cell(*device, variant, params, frames, settings.threads, settings.compensation));
+                rows.push_back(time_cell(*device, variant, params, frames, settings.threads,
+                                         settings.compensation, settings.warm_up_seconds));
                 rows.back().sad_peak = peak;
             }
         };

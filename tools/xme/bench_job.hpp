@@ -25,7 +25,11 @@ struct BenchSettings {
     std::vector<int> ranges{16};
     std::vector<std::pair<int, int>> sizes{{1280, 720}, {1920, 1080}};
     BorderMode border = BorderMode::pad;
-    int pairs = 8;  // timed pairs per cell, after one warm-up pair
+    int pairs = 8;  // timed pairs per cell, after the warm-up
+    // Seconds each cell's device works before its pairs are timed: a GPU raises its clocks only after
+    // about a second of work (an idle H100 runs at 345 MHz and took 0.3-1.5 s to reach its 1980 MHz;
+    // docs/vulkan-notes.md, "Warm-up"). At least one pair either way: allocation, first upload.
+    double warm_up_seconds = 1.0;
     int threads = 0;
     bool sad_peak = true;
     // Also time whole jobs through the scheduler: each device alone (policy single), then all of
@@ -43,6 +47,8 @@ struct BenchRow {
     int width = 0;
     int height = 0;
     int pairs = 0;
+    double warm_up_seconds = 0;  // the device's work before the timed pairs (device rows)
+    int warm_up_pairs = 0;
     double device_seconds = 0;
     double wall_seconds = 0;
     std::uint64_t comparisons_per_pair = 0;  // mean over the timed pairs (SPEC §7)

@@ -100,6 +100,8 @@ nlohmann::json row_json(const BenchRow& row) {
         {"width", row.width},
         {"height", row.height},
         {"pairs", row.pairs},
+        {"warm_up_seconds", row.warm_up_seconds},
+        {"warm_up_pairs", row.warm_up_pairs},
         {"device_seconds", row.device_seconds},
         {"wall_seconds", row.wall_seconds},
         {"device_fps", row.device_fps()},
@@ -193,6 +195,10 @@ Command add_bench_command(CLI::App& app) {
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
         ->check(whole_number_from(1))
+        ->capture_default_str();
+    cmd->add_option("--warm-up", s.warm_up_seconds,
+                    "Seconds each cell's device works before it is timed, so that GPUs reach their clocks")
+        ->check(CLI::Range(0.0, 60.0))
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")
         ->check(whole_number_from(0));
