@@ -1,7 +1,9 @@
-// "fast" variant, pass 1: exhaustive integer search (SPEC §3), one workgroup per block (times
-// `splits` for large ranges). The window of candidates is cut into tiles; for each tile the workgroup
-// stages the reference pixels it needs in shared memory, and each invocation computes the SADs of
-// STRIP horizontally adjacent candidates, so that every sample it loads serves STRIP of them.
+// "fast" variant, pass 1: exhaustive integer search (SPEC §3), one workgroup per GROUP x GROUP blocks
+// (times `splits` for large ranges). The window of candidates is cut into tiles; for each tile the
+// workgroup stages the reference pixels it needs in shared memory, and each invocation computes the SADs
+// of STRIP horizontally adjacent candidates for each of its blocks, so that every sample it loads
+// serves STRIP candidates of up to GROUP blocks. Small blocks are grouped because a workgroup's fixed
+// costs (its set-up, the window's staging, the key reduction) outweigh one 4x4 block's SADs.
 //
 // GLSL has no packed-byte SAD instruction. Pixels are held as floats, exact for integers: |a - b|
 // is a subtraction and an addition whose absolute value is a free source modifier on GPUs.
@@ -34,9 +36,15 @@ layout(constant_id = 3) const int STRIPS_X = 9;  // invocations across a tile
 layout(constant_id = 4) const int TILE_H = 33;   // candidate rows per tile
 layout(constant_id = 5) const int WINDOW_PITCH = 51;  // >= WINDOW_W, padded against bank conflicts
 layout(constant_id = 6) const int RATE_KEY = 0;  // 1: SPEC §8's key (strip_rate_key), else §3's
+layout(constant_id = 7) const int GROUP = 1;     // blocks across and down one workgroup's group
+// >= the workgroup's invocations and GROUP^2 times its subgroups (full_search.cpp computes it).
+layout(constant_id = 8) const int REDUCTION_SLOTS = 1;
+const int SPAN = GROUP * BLOCK;  // the side of the group's pixels
+const int KEYS = GROUP * GROUP;  // one per block of the group, row by row
+const int ROW_SADS = GROUP * STRIP;  // an invocation's SADs for one row of the group's blocks
 const int TILE_W = STRIP * STRIPS_X;
-const int WINDOW_W = TILE_W + BLOCK - 1;
-const int WINDOW_H = TILE_H + BLOCK - 1;
+const int WINDOW_W = TILE_W + SPAN - 1;
+const int WINDOW_H = TILE_H + SPAN - 1;
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
@@ -59,13 +67,13 @@ layout(push_constant) uniform FullSearchParams {
 
 #ifdef HALF_PAIRS
 // Element (x, r) holds the samples of rows r and r + 1 at column x.
-shared f16vec2 current_block[BLOCK / 2 * BLOCK];
+shared f16vec2 current_group[SPAN / 2 * SPAN];
 shared f16vec2 window[(WINDOW_H - 1) * WINDOW_PITCH];
 #else
-shared float current_block[BLOCK * BLOCK];
+shared float current_group[SPAN * SPAN];
 shared float window[WINDOW_H * WINDOW_PITCH];
 #endif
-shared uvec2 reduction[gl_WorkGroupSize.x];
+shared uvec2 reduction[REDUCTION_SLOTS];
 
 float sample_at(sampler2D frame, ivec2 position) { return pel(frame, position, params.frame_size); }
 
@@ -80,13 +88,13 @@ vec4 quad_at(sampler2D frame, ivec2 top_left) {
 
 void load_current(ivec2 origin, int lane, int invocations) {
 #ifdef HALF_PAIRS
-    for (int i = lane; i < BLOCK / 2 * BLOCK; i += invocations) {
-        const ivec2 p = origin + ivec2(i % BLOCK, i / BLOCK * 2);
-        current_block[i] = f16vec2(sample_at(current_frame, p), sample_at(current_frame, p + ivec2(0, 1)));
+    for (int i = lane; i < SPAN / 2 * SPAN; i += invocations) {
+        const ivec2 p = origin + ivec2(i % SPAN, i / SPAN * 2);
+        current_group[i] = f16vec2(sample_at(current_frame, p), sample_at(current_frame, p + ivec2(0, 1)));
     }
 #else
-    for (int i = lane; i < BLOCK * BLOCK; i += invocations) {
-        current_block[i] = sample_at(current_frame, origin + ivec2(i % BLOCK, i / BLOCK));
+    for (int i = lane; i < SPAN * SPAN; i += invocations) {
+        current_group[i] = sample_at(current_frame, origin + ivec2(i % SPAN, i / SPAN));
     }
 #endif
 }
@@ -119,39 +127,56 @@ void load_window(ivec2 origin, int lane, int invocations) {
 #endif
 }
 
-// SADs of the STRIP candidates whose blocks start at `corner` (x, y) of the window, (x + 1, y), ...
-void strip_sads(ivec2 corner, out float sads[STRIP]) {
-    [[unroll]] for (int s = 0; s < STRIP; ++s) sads[s] = 0.0;
+// SADs of the STRIP candidates whose blocks start at `corner` (x, y) of the window, (x + 1, y), ...,
+// for the blocks of the group's row `group_row`: sads[g * STRIP + s] for the block in column g.
+void strip_sads(ivec2 corner, int group_row, out float sads[ROW_SADS]) {
+    [[unroll]] for (int i = 0; i < ROW_SADS; ++i) sads[i] = 0.0;
+    const int first_row = group_row * BLOCK;
 #ifdef HALF_PAIRS
-    f16vec2 partial[STRIP];
-    [[unroll]] for (int s = 0; s < STRIP; ++s) partial[s] = f16vec2(0.0);
+    // A half sum must be moved out before it could pass 2048: every 8 samples of a lane, that is every
+    // 8 columns, or for blocks narrower than 8 every 8 / BLOCK row pairs.
+    const int row_pairs_per_flush = BLOCK < 8 ? 8 / BLOCK : 1;
+    f16vec2 partial[ROW_SADS];
+    [[unroll]] for (int i = 0; i < ROW_SADS; ++i) partial[i] = f16vec2(0.0);
     for (int y = 0; y < BLOCK; y += 2) {
-        f16vec2 current_row[BLOCK];
-        [[unroll]] for (int x = 0; x < BLOCK; ++x) current_row[x] = current_block[y / 2 * BLOCK + x];
-        const int row_start = (corner.y + y) * WINDOW_PITCH + corner.x;
-        [[unroll]] for (int x = 0; x < BLOCK + STRIP - 1; ++x) {
+        f16vec2 current_row[SPAN];
+        [[unroll]] for (int x = 0; x < SPAN; ++x) current_row[x] = current_group[(first_row + y) / 2 * SPAN + x];
+        const int row_start = (corner.y + first_row + y) * WINDOW_PITCH + corner.x;
+        [[unroll]] for (int x = 0; x < SPAN + STRIP - 1; ++x) {
             const f16vec2 reference = window[row_start + x];
             [[unroll]] for (int s = 0; s < STRIP; ++s) {
-                const int column = x - s;
-                if (column < 0 || column >= BLOCK) continue;
-                partial[s] += abs(current_row[column] - reference);
-                if (column % 8 == 7 || column == BLOCK - 1) {  // before a half sum could pass 2048
-                    const vec2 exact = vec2(partial[s]);
-                    sads[s] += exact.x + exact.y;
-                    partial[s] = f16vec2(0.0);
+                const int span_column = x - s;
+                if (span_column < 0 || span_column >= SPAN) continue;
+                const int i = span_column / BLOCK * STRIP + s;
+                const int column = span_column % BLOCK;
+                partial[i] += abs(current_row[span_column] - reference);
+                if (BLOCK >= 8 && (column % 8 == 7 || column == BLOCK - 1)) {
+                    const vec2 exact = vec2(partial[i]);
+                    sads[i] += exact.x + exact.y;
+                    partial[i] = f16vec2(0.0);
                 }
+            }
+        }
+        if (BLOCK < 8 && ((y / 2 + 1) % row_pairs_per_flush == 0 || y + 2 >= BLOCK)) {
+            [[unroll]] for (int i = 0; i < ROW_SADS; ++i) {
+                const vec2 exact = vec2(partial[i]);
+                sads[i] += exact.x + exact.y;
+                partial[i] = f16vec2(0.0);
             }
         }
     }
 #else
     for (int y = 0; y < BLOCK; ++y) {
-        float current_row[BLOCK];
-        [[unroll]] for (int x = 0; x < BLOCK; ++x) current_row[x] = current_block[y * BLOCK + x];
-        const int row_start = (corner.y + y) * WINDOW_PITCH + corner.x;
-        [[unroll]] for (int x = 0; x < BLOCK + STRIP - 1; ++x) {
+        float current_row[SPAN];
+        [[unroll]] for (int x = 0; x < SPAN; ++x) current_row[x] = current_group[(first_row + y) * SPAN + x];
+        const int row_start = (corner.y + first_row + y) * WINDOW_PITCH + corner.x;
+        [[unroll]] for (int x = 0; x < SPAN + STRIP - 1; ++x) {
             const float reference = window[row_start + x];
             [[unroll]] for (int s = 0; s < STRIP; ++s) {
-                if (x - s >= 0 && x - s < BLOCK) sads[s] += abs(current_row[x - s] - reference);
+                const int span_column = x - s;
+                if (span_column >= 0 && span_column < SPAN) {
+                    sads[span_column / BLOCK * STRIP + s] += abs(current_row[span_column] - reference);
+                }
             }
         }
     }
@@ -187,61 +212,86 @@ uvec2 subgroup_key_min(uvec2 key) {
 void main() {
     const int invocations = int(gl_WorkGroupSize.x);
     const int lane = int(gl_LocalInvocationID.x);
-    const ivec2 block_origin = ivec2(gl_WorkGroupID.xy) * BLOCK;
+    const ivec2 first_block = ivec2(gl_WorkGroupID.xy) * GROUP;  // the group's, in blocks
+    const ivec2 group_origin = first_block * BLOCK;
     const ivec2 strip_position = ivec2(lane % STRIPS_X * STRIP, lane / STRIPS_X);
+    const ivec2 blocks = ivec2(params.blocks_x, params.block_count / params.blocks_x);
 
-    const int block_index = int(gl_WorkGroupID.y) * params.blocks_x + int(gl_WorkGroupID.x);
-
-    load_current(block_origin, lane, invocations);
-    ivec2 p = ivec2(0);
-    if (RATE_KEY != 0 && params.temporal != 0) p = unpack_vector(previous[block_index].x);
-    const ivec2 beyond = max(abs(p) - 4 * params.range, ivec2(0));
-    const uint distance_floor = uint(beyond.x + beyond.y);
-    uvec2 best = KEY_NONE;
+    load_current(group_origin, lane, invocations);
+    // Per block of the group: whether the frame has it (a group may overhang the last column or row
+    // of blocks; it is searched, never read from Previous nor written), its predictor and key floor.
+    bool exists[KEYS];
+    int block_index[KEYS];
+    ivec2 p[KEYS];
+    uint distance_floor[KEYS];
+    uvec2 best[KEYS];
+    [[unroll]] for (int k = 0; k < KEYS; ++k) {
+        const ivec2 block = first_block + ivec2(k % GROUP, k / GROUP);
+        exists[k] = all(lessThan(block, blocks));
+        block_index[k] = block.y * params.blocks_x + block.x;
+        p[k] = ivec2(0);
+        if (RATE_KEY != 0 && params.temporal != 0 && exists[k]) p[k] = unpack_vector(previous[block_index[k]].x);
+        const ivec2 beyond = max(abs(p[k]) - 4 * params.range, ivec2(0));
+        distance_floor[k] = uint(beyond.x + beyond.y);
+        best[k] = KEY_NONE;
+    }
     for (int tile = int(gl_WorkGroupID.z); tile < params.tiles_x * params.tiles_y; tile += params.splits) {
         const ivec2 tile_first = ivec2(tile % params.tiles_x * TILE_W, tile / params.tiles_x * TILE_H) - params.range;
         barrier();  // the previous tile's window has been read
-        load_window(block_origin + tile_first, lane, invocations);
+        load_window(group_origin + tile_first, lane, invocations);
         barrier();
-        float sads[STRIP];
-        strip_sads(strip_position, sads);
-        for (int s = 0; s < STRIP; ++s) {
-            const ivec2 d = tile_first + strip_position + ivec2(s, 0);
-            const bool in_range = all(lessThanEqual(abs(d), ivec2(params.range)));
-            const bool valid = params.restrict_border == 0 || d == ivec2(0) ||
-                               inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
-            if (!in_range || !valid) continue;
-            const uvec2 key = RATE_KEY != 0 ? strip_rate_key(uint(sads[s]), d, p, distance_floor)
-                                            : pack_key(uint(sads[s]), 2 * d.x, 2 * d.y);
-            best = key_min(best, key);
+        [[unroll]] for (int group_row = 0; group_row < GROUP; ++group_row) {
+            float sads[ROW_SADS];
+            strip_sads(strip_position, group_row, sads);
+            [[unroll]] for (int group_column = 0; group_column < GROUP; ++group_column) {
+                const int k = group_row * GROUP + group_column;
+                const ivec2 block_origin = group_origin + ivec2(group_column, group_row) * BLOCK;
+                [[unroll]] for (int s = 0; s < STRIP; ++s) {
+                    const ivec2 d = tile_first + strip_position + ivec2(s, 0);
+                    const bool in_range = all(lessThanEqual(abs(d), ivec2(params.range)));
+                    const bool valid = params.restrict_border == 0 || d == ivec2(0) ||
+                                       inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
+                    if (!in_range || !valid) continue;
+                    const uint sad = uint(sads[group_column * STRIP + s]);
+                    const uvec2 key = RATE_KEY != 0 ? strip_rate_key(sad, d, p[k], distance_floor[k])
+                                                    : pack_key(sad, 2 * d.x, 2 * d.y);
+                    best[k] = key_min(best[k], key);
+                }
+            }
         }
     }
 
+    const int keys_offset = int(gl_WorkGroupID.z) * params.block_count;
 #ifdef SUBGROUP_REDUCE
-    best = subgroup_key_min(best);
-    if (subgroupElect()) reduction[gl_SubgroupID] = best;
+    // Not gl_NumSubgroups: lavapipe (Mesa 22.3) derives it from the unspecialised workgroup size.
+    const uint subgroups = (gl_WorkGroupSize.x + gl_SubgroupSize - 1) / gl_SubgroupSize;
+    [[unroll]] for (int k = 0; k < KEYS; ++k) {
+        const uvec2 least = subgroup_key_min(best[k]);
+        if (subgroupElect()) reduction[k * subgroups + gl_SubgroupID] = least;
+    }
     barrier();
-    if (gl_SubgroupID == 0) {  // whatever invocations the subgroups hold, each wrote its own slot
-        best = KEY_NONE;
-        // Not gl_NumSubgroups: lavapipe (Mesa 22.3) derives it from the unspecialised workgroup size.
-        const uint subgroups = (gl_WorkGroupSize.x + gl_SubgroupSize - 1) / gl_SubgroupSize;
-        for (uint i = gl_SubgroupInvocationID; i < subgroups; i += gl_SubgroupSize) {
-            best = key_min(best, reduction[i]);
+    if (gl_SubgroupID == 0) {  // whatever invocations the subgroups hold, each wrote its own slots
+        [[unroll]] for (int k = 0; k < KEYS; ++k) {
+            uvec2 least = KEY_NONE;
+            for (uint i = gl_SubgroupInvocationID; i < subgroups; i += gl_SubgroupSize) {
+                least = key_min(least, reduction[k * subgroups + i]);
+            }
+            least = subgroup_key_min(least);
+            if (subgroupElect() && exists[k]) best_keys[keys_offset + block_index[k]] = least;
         }
-        best = subgroup_key_min(best);
-        if (subgroupElect()) best_keys[int(gl_WorkGroupID.z) * params.block_count + block_index] = best;
     }
 #else
-    reduction[lane] = best;
-    barrier();
-    for (int stride = 1; stride < invocations; stride *= 2) {
-        if (lane % (2 * stride) == 0 && lane + stride < invocations) {
-            reduction[lane] = key_min(reduction[lane], reduction[lane + stride]);
-        }
+    [[unroll]] for (int k = 0; k < KEYS; ++k) {
+        barrier();  // the previous block's tree has been read
+        reduction[lane] = best[k];
         barrier();
-    }
-    if (lane == 0) {
-        best_keys[int(gl_WorkGroupID.z) * params.block_count + block_index] = reduction[0];
+        for (int stride = 1; stride < invocations; stride *= 2) {
+            if (lane % (2 * stride) == 0 && lane + stride < invocations) {
+                reduction[lane] = key_min(reduction[lane], reduction[lane + stride]);
+            }
+            barrier();
+        }
+        if (lane == 0 && exists[k]) best_keys[keys_offset + block_index[k]] = reduction[0];
     }
 #endif
 }

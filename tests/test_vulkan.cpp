@@ -74,7 +74,7 @@ TEST_SUITE("conformance") {
                         xme::Error);
     }
 
-    TEST_CASE("vulkan: fast variant with each SAD arithmetic and strip width") {
+    TEST_CASE("vulkan: fast variant with each SAD arithmetic, strip width and group of blocks") {
         const auto device = xme::test::vulkan_device();
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan arithmetic");
@@ -93,23 +93,45 @@ TEST_SUITE("conformance") {
                                                                    : 16;  // 40: several tiles
                     const xme::SearchParams params{block, range, border, xme::SearchMethod::full,
                                                    xme::Subpel::hpel};
-                    INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block,
-                         " tree reduction ", tree_reduction);
-                    std::unique_ptr<xme::MotionSession> session;
-                    try {
-                        session = xme::vulkan::open_tuned_session(*device,
-                                                                  options_for(frames.current, params, "fast"),
-                                                                  {0, arithmetic, strip, tree_reduction});
-                    } catch (const xme::Error& e) {
-                        MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
-                        break;
+                    // 0: the default; 3 leaves groups that overhang the frame's last blocks (41x35).
+                    const auto groups = block < 16    ? std::vector{0, 1, 3}
+                                        : block == 16 ? std::vector{0, 2}
+                                                      : std::vector{0};
+                    for (const int group : groups) {
+                        INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block,
+                             " group ", group, " tree reduction ", tree_reduction);
+                        std::unique_ptr<xme::MotionSession> session;
+                        try {
+                            session = xme::vulkan::open_tuned_session(
+                                *device, options_for(frames.current, params, "fast"),
+                                {.sad_arithmetic = arithmetic,
+                                 .max_strip = strip,
+                                 .tree_reduction = tree_reduction,
+                                 .blocks_per_group = group});
+                        } catch (const xme::Error& e) {
+                            MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
+                            break;
+                        }
+                        session->submit({0, frames.reference.view(), 1, frames.current.view()});
+                        check_equal(
+                            xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                            session->receive().field);
                     }
-                    session->submit({0, frames.reference.view(), 1, frames.current.view()});
-                    check_equal(
-                        xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
-                        session->receive().field);
                 }
             }
+        }
+        // A strip the cost model would not choose (5 of the 7 columns of range 3: a partial strip).
+        const auto frames = xme::test::make_pair(xme::test::Content::moving_texture, 40, 24, rng);
+        const xme::SearchParams params{8, 3, xme::BorderMode::restrict, xme::SearchMethod::full};
+        const auto options = options_for(frames.current, params, "fast");
+        auto session = xme::vulkan::open_tuned_session(*device, options, {.max_strip = 5, .min_strip = 5});
+        session->submit({0, frames.reference.view(), 1, frames.current.view()});
+        check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                    session->receive().field);
+        for (const auto& refused : {xme::vulkan::SessionTuning{.blocks_per_group = 5},
+                                    xme::vulkan::SessionTuning{.max_strip = 4, .min_strip = 5}}) {
+            CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(*device, options, refused)),
+                            xme::Error);
         }
     }
 

@@ -117,8 +117,8 @@ TEST_SUITE("conformance") {
         if (!device) return;
         auto rng = xme::test::rng_for("vulkan partition strips");
         const auto frames = xme::test::make_pair(xme::test::Content::noise, 50, 40, rng);
-        // Range 20: 41 candidate columns, so strips of 4 end partial (8's do too, in the test above).
-        for (const int strip : {1, 4}) {
+        // Range 20: 41 candidate columns, so strips of 8 end partial (4's do too, in the test above).
+        for (const int strip : {1, 8}) {
             auto params = partition_params(20, xme::BorderMode::pad, xme::Subpel::none);
             params.lambda = 4;
             INFO("strip ", strip);

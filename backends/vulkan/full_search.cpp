@@ -3,6 +3,9 @@
 // quarter-pel refinement of the reduced integer vector (SPEC §10) as a third pass. With SPEC §8's
 // settings that strip_kernel_rate_key allows, every pass keys by §8 (RATE_KEY) and reads the temporal
 // predictor from the device.
+#include <algorithm>
+#include <string>
+
 #include "full_search_half_pairs_spv.hpp"
 #include "full_search_half_pairs_subgroup_spv.hpp"
 #include "full_search_spv.hpp"
@@ -17,6 +20,19 @@ namespace xme::vulkan {
 namespace {
 
 bool cpu_device(const Context& context) { return context.type() == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
+// full_search.comp's GROUP: the tuning's, else (docs/vulkan-notes.md, "Several blocks per workgroup")
+// 2x2 groups of blocks up to 16x16: larger groups, or 32x32 blocks in groups, need more registers
+// than they save (H100).
+int blocks_per_group(const SessionTuning& tuning, int block) {
+    if (tuning.blocks_per_group < 0 || tuning.blocks_per_group > 4) {
+        throw Error(ErrorKind::invalid_argument, "blocks per group " +
+                                                     std::to_string(tuning.blocks_per_group) +
+                                                     ": expected 1 to 4 (0: by block size)");
+    }
+    if (tuning.blocks_per_group > 0) return tuning.blocks_per_group;
+    return block <= 16 ? 2 : 1;
+}
 
 // On GPUs, 16-bit pairs halve the SAD loop's arithmetic; lavapipe emulates 16-bit floats, 3 times
 // slower than 32-bit ones there (docs/vulkan-notes.md). Strips of up to 12 candidates: wider ones
@@ -34,11 +50,18 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.block = b;
     in.block_count = blocks_across(options.width, b) * blocks_across(options.height, b);
     in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : 12;
+    in.min_strip = std::max(1, tuning.min_strip);
+    if (in.min_strip > in.max_strip) {
+        throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
+                                                     " candidates but at most " +
+                                                     std::to_string(in.max_strip));
+    }
     in.half_pairs =
         tuning.sad_arithmetic == Arithmetic::float16_pairs ||
         (tuning.sad_arithmetic == Arithmetic::automatic && context.float16() && !cpu_device(context));
     in.subgroup = context.subgroup_size();
     in.shared_banks = !cpu_device(context);
+    in.group = blocks_per_group(tuning, b);
     return in;
 }
 
@@ -57,14 +80,16 @@ public:
         const int b = options.params.block_size;
         const int blocks_x = blocks_across(options.width, b);
         const int blocks_y = blocks_across(options.height, b);
+        const TileShapeInputs inputs = shape_inputs(context, options, tuning);
+        shape_ = choose_tile_shape(inputs, limits);
+        search_groups_x_ = static_cast<std::uint32_t>((blocks_x + shape_.group - 1) / shape_.group);
+        search_groups_y_ = static_cast<std::uint32_t>((blocks_y + shape_.group - 1) / shape_.group);
         if (static_cast<std::uint32_t>(blocks_x) > limits.maxComputeWorkGroupCount[0] ||
             static_cast<std::uint32_t>(blocks_y) > limits.maxComputeWorkGroupCount[1]) {
             throw Error(ErrorKind::unsupported, std::to_string(blocks_x) + "x" + std::to_string(blocks_y) +
                                                     " blocks exceed the device's maxComputeWorkGroupCount: "
                                                     "use a larger block size");
         }
-        const TileShapeInputs inputs = shape_inputs(context, options, tuning);
-        shape_ = choose_tile_shape(inputs, limits);
         const Int2 frame_size{options.width, options.height};
         const Int2 padded_size{blocks_x * b, blocks_y * b};
         const int block_count = blocks_x * blocks_y;
@@ -89,7 +114,9 @@ public:
              {"STRIPS_X", shape_.strips_x},
              {"TILE_H", shape_.tile_h},
              {"WINDOW_PITCH", shape_.window_pitch},
-             {"RATE_KEY", rate_key_ ? 1 : 0}},
+             {"RATE_KEY", rate_key_ ? 1 : 0},
+             {"GROUP", shape_.group},
+             {"REDUCTION_SLOTS", shape_.reduction_slots}},
             push_constant_layout<FullSearchParams>());
         refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
                                     push_constant_layout<HpelRefineParams>());
@@ -127,7 +154,8 @@ public:
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
         const Api& api = resources_.context.api();
         search_->bind_and_push(commands, (*search_sets_)[slots.combination()], search_params_);
-        api.vkCmdDispatch(commands, groups_x_, groups_y_, static_cast<std::uint32_t>(shape_.splits));
+        api.vkCmdDispatch(commands, search_groups_x_, search_groups_y_,
+                          static_cast<std::uint32_t>(shape_.splits));
         pass_done();
         memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
@@ -194,8 +222,10 @@ private:
     TileShape shape_;
     FullSearchParams search_params_;
     HpelRefineParams refine_params_;
-    std::uint32_t groups_x_ = 0;
+    std::uint32_t groups_x_ = 0;  // blocks across and down: the passes after the search
     std::uint32_t groups_y_ = 0;
+    std::uint32_t search_groups_x_ = 0;  // groups of blocks across and down
+    std::uint32_t search_groups_y_ = 0;
     const Pipeline* search_ = nullptr;
     const Pipeline* refine_ = nullptr;
     Buffer keys_;

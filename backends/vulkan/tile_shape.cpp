@@ -15,16 +15,26 @@ int ceil_div(int a, int b) { return (a + b - 1) / b; }
 constexpr int target_workgroups = 2048;
 constexpr int max_splits = 64;
 
-int window_width(const TileShape& shape, int block) { return shape.strip * shape.strips_x + block - 1; }
+// The side of the pixels a workgroup's group of blocks covers.
+int span(const TileShapeInputs& in) { return in.group * in.block; }
+int window_width(const TileShape& shape, const TileShapeInputs& in) {
+    return shape.strip * shape.strips_x + span(in) - 1;
+}
 int window_rows(const TileShape& shape, const TileShapeInputs& in) {
-    return shape.tile_h + in.block - 1 - (in.half_pairs ? 1 : 0);
+    return shape.tile_h + span(in) - 1 - (in.half_pairs ? 1 : 0);
+}
+
+// The reduction holds every invocation's key (the tree) or one key per block and subgroup.
+int reduction_slots(const TileShape& shape, const TileShapeInputs& in) {
+    const int subgroups = ceil_div(shape.invocations(), static_cast<int>(std::max(1u, in.subgroup)));
+    return std::max(shape.invocations(), in.group * in.group * subgroups);
 }
 
 std::size_t shared_bytes(const TileShape& shape, const TileShapeInputs& in) {
-    const int pitch = std::max(shape.window_pitch, window_width(shape, in.block));
-    const std::size_t current = static_cast<std::size_t>(in.block * in.block) * (in.half_pairs ? 2 : 4);
+    const int pitch = std::max(shape.window_pitch, window_width(shape, in));
+    const std::size_t current = static_cast<std::size_t>(span(in) * span(in)) * (in.half_pairs ? 2 : 4);
     return current + 4 * static_cast<std::size_t>(pitch * window_rows(shape, in)) +
-           8 * static_cast<std::size_t>(shape.invocations());
+           8 * static_cast<std::size_t>(reduction_slots(shape, in));
 }
 
 // Estimated cost of one block's search, in lane-instructions: every lane of a started subgroup is
@@ -34,7 +44,7 @@ std::size_t shared_bytes(const TileShape& shape, const TileShapeInputs& in) {
 // strip and row. A GPU issues about 4 instructions per clock and SM but serves 1 warp-wide load, so
 // there the loads cost 4 times their number when they, not the issue rate, are the limit.
 double cost(const TileShape& shape, const TileShapeInputs& in) {
-    const double b = in.block;
+    const double b = span(in);
     const double pixels_per_element = in.half_pairs ? 2 : 1;
     const double arithmetic = in.half_pairs ? 1.25 : 2.0;
     const double loads = (b / 4 + b + shape.strip - 1) / (shape.strip * b * pixels_per_element);
@@ -43,15 +53,14 @@ double cost(const TileShape& shape, const TileShapeInputs& in) {
     const double lanes =
         ceil_div(shape.invocations(), static_cast<int>(in.subgroup)) * static_cast<double>(in.subgroup);
     const double search = lanes * shape.strip * b * b * per_comparison;
-    const double window_load =
-        4.0 * window_width(shape, in.block) * window_rows(shape, in) * pixels_per_element;
+    const double window_load = 4.0 * window_width(shape, in) * window_rows(shape, in) * pixels_per_element;
     return static_cast<double>(shape.tiles_x) * shape.tiles_y * (search + window_load);
 }
 
 // The row pitch at or above the window width with the fewest lanes of a subgroup on one of the 32
 // shared-memory banks when each reads its strip's element of a window row.
 int conflict_free_pitch(const TileShape& shape, const TileShapeInputs& in) {
-    const int width = window_width(shape, in.block);
+    const int width = window_width(shape, in);
     if (!in.shared_banks) return width;
     int best_pitch = width;
     int best_degree = std::numeric_limits<int>::max();
@@ -81,7 +90,7 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
         std::min({512u, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]}));
     TileShape best;
     double best_cost = std::numeric_limits<double>::infinity();
-    for (int strip = 1; strip <= std::min(in.max_strip, side); ++strip) {
+    for (int strip = in.min_strip; strip <= std::min(in.max_strip, side); ++strip) {
         const int strip_columns = ceil_div(side, strip);
         for (int strips_x = 1; strips_x <= std::min(strip_columns, max_invocations); ++strips_x) {
             const int tiles_x = ceil_div(strip_columns, strips_x);
@@ -100,18 +109,22 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
         }
     }
     if (best_cost == std::numeric_limits<double>::infinity()) {
-        throw Error(ErrorKind::unsupported, "block size " + std::to_string(in.block) +
+        const std::string grouped =
+            in.group > 1 ? " in groups of " + std::to_string(in.group) + "x" + std::to_string(in.group) : "";
+        throw Error(ErrorKind::unsupported, "block size " + std::to_string(in.block) + grouped +
                                                 " needs more shared memory than the device's "
                                                 "maxComputeSharedMemorySize of " +
                                                 std::to_string(limits.maxComputeSharedMemorySize) + " bytes");
     }
     best.window_pitch = conflict_free_pitch(best, in);
     if (shared_bytes(best, in) > limits.maxComputeSharedMemorySize)
-        best.window_pitch = window_width(best, in.block);
-    // Large ranges on small frames: spread a block's tiles over several workgroups.
+        best.window_pitch = window_width(best, in);
+    best.group = in.group;
+    best.reduction_slots = reduction_slots(best, in);
+    // Large ranges on small frames: spread a group's tiles over several workgroups.
     const int tiles = best.tiles_x * best.tiles_y;
-    best.splits =
-        std::clamp(ceil_div(target_workgroups, std::max(1, in.block_count)), 1, std::min(tiles, max_splits));
+    const int groups = ceil_div(std::max(1, in.block_count), in.group * in.group);
+    best.splits = std::clamp(ceil_div(target_workgroups, groups), 1, std::min(tiles, max_splits));
     best.splits = std::min<int>(best.splits, static_cast<int>(limits.maxComputeWorkGroupCount[2]));
     while (best.splits > 1 &&
            static_cast<VkDeviceSize>(best.splits) * static_cast<VkDeviceSize>(in.block_count) * 8 >

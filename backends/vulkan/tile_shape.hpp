@@ -16,6 +16,8 @@ struct TileShape {
     int tiles_y = 1;
     int splits = 1;        // workgroups sharing one block's tiles
     int window_pitch = 0;  // shared-memory elements from one window row to the next
+    int group = 1;         // blocks across and down the blocks one workgroup searches together
+    int reduction_slots = 1;  // full_search.comp's REDUCTION_SLOTS
     [[nodiscard]] int invocations() const { return strips_x * tile_h; }
 };
 
@@ -23,9 +25,11 @@ struct TileShapeInputs {
     int range = 0;
     int block = 16;
     int block_count = 1;
+    int group = 1;  // blocks across and down one workgroup: their pixels form a square of group * block
+    int min_strip = 1;
     int max_strip = 12;
     bool half_pairs = false;     // full_search.comp's HALF_PAIRS: two rows per element
-    std::uint32_t subgroup = 1;  // lanes paid for together
+    std::uint32_t subgroup = 1;  // lanes paid for together (the device's subgroup size)
     bool shared_banks = true;    // pad window rows to avoid bank conflicts (GPUs)
 };
 

@@ -2,8 +2,10 @@
 // machine (tools/device/vulkan_check.sh) and for choosing the defaults.
 //   xme_vulkan_bench [width height block range [pairs]]
 // Streams pairs of a moving synthetic scene (one new frame uploaded per pair, as in a video), reports
-// the mean device time per pair after a warm-up pair, and checks that every run agrees with the first.
+// the mean device time per pair after a second of warm-up, and checks that every run agrees with the
+// first.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -45,6 +47,22 @@ struct Run {
     bool partitions = false;  // SPEC §9's 41 partitions (block 16 only)
 };
 
+// A GPU lowers its clocks within a second of light work (an H100 from 1980 MHz to 345 MHz while the
+// host compiles the next run's pipelines) and needs up to 1.5 s of work to raise them again
+// (docs/vulkan-notes.md, "Warm-up"): the first pair again and again, two in flight, untimed.
+void keep_busy(xme::MotionSession& session, const xme::FramePair& pair, double seconds) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto busy = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds;
+    };
+    session.submit(pair);
+    session.submit(pair);
+    while (session.pending() > 0) {
+        static_cast<void>(session.receive());
+        if (busy()) session.submit(pair);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +71,11 @@ int main(int argc, char** argv) {
     const int block = argc > 3 ? std::atoi(argv[3]) : 16;
     const int range = argc > 4 ? std::atoi(argv[4]) : 16;
     const int pairs = argc > 5 ? std::max(2, std::atoi(argv[5])) : 8;
+    if (width <= 0 || height <= 0 || block <= 0 || range < 0) {
+        std::fprintf(stderr, "xme_vulkan_bench: expected positive width, height and block, and a range >= 0: "
+                             "xme_vulkan_bench [width height block range [pairs]]\n");
+        return 2;
+    }
     try {
         auto backend = xme::make_vulkan_backend();
         auto device = backend->open("vulkan:0");
@@ -70,6 +93,22 @@ int main(int argc, char** argv) {
             }
         }
         runs.push_back({"fast fs (default tuning)", "fast", xme::Subpel::none, {}});
+        // Strips the cost model does not choose: fewer window loads per comparison, more registers.
+        for (const int strip : {3, 4, 6, 8, 11}) {
+            runs.push_back(
+                {"fast fs, float16 pairs, strip " + std::to_string(strip),
+                 "fast",
+                 xme::Subpel::none,
+                 {.sad_arithmetic = Arithmetic::float16_pairs, .max_strip = strip, .min_strip = strip}});
+        }
+        // full_search.comp's GROUP: blocks searched together, sharing one window and one set-up.
+        for (const int group : {1, 2, 4}) {
+            xme::vulkan::SessionTuning tuning;
+            tuning.blocks_per_group = group;
+            runs.push_back(
+                {"fast fs, " + std::to_string(group) + "x" + std::to_string(group) + " blocks per group",
+                 "fast", xme::Subpel::none, tuning});
+        }
         xme::vulkan::SessionTuning tree;
         tree.tree_reduction = true;
         runs.push_back({"fast fs, keys reduced by the barrier tree", "fast", xme::Subpel::none, tree});
@@ -77,7 +116,7 @@ int main(int argc, char** argv) {
         runs.push_back({"legacy fs", "legacy", xme::Subpel::none, {}});
         runs.push_back({"legacy fs+hpel", "legacy", xme::Subpel::hpel, {}});
         // partition_search.comp's candidates per invocation: sixteen 4x4 SADs each in registers.
-        for (const int strip : {2, 4, 8}) {
+        for (const int strip : {1, 2, 4, 8}) {
             if (block != 16) break;
             xme::vulkan::SessionTuning tuning;
             tuning.partition_strip = strip;
@@ -103,16 +142,28 @@ int main(int argc, char** argv) {
             double seconds = 0;
             bool agree = true;
             auto& reference = first_fields[run.partitions ? 2 : run.subpel == xme::Subpel::none ? 0 : 1];
-            for (int i = 0; i < pairs; ++i) {
-                session->submit({i, scene[static_cast<std::size_t>(i)].view(), i + 1,
-                                 scene[static_cast<std::size_t>(i) + 1].view()});
-                const auto result = session->receive();
-                if (i > 0) seconds += result.device_seconds;
+            const auto pair = [&](int i) {
+                return xme::FramePair{i, scene[static_cast<std::size_t>(i)].view(), i + 1,
+                                      scene[static_cast<std::size_t>(i) + 1].view()};
+            };
+            const auto check = [&](int i, const xme::MotionField& field) {
                 if (reference.size() < static_cast<std::size_t>(pairs)) {
-                    reference.push_back(result.field);
+                    reference.push_back(field);
                 } else if (run.variant == "fast" || run.subpel == xme::Subpel::none) {
-                    agree = agree && reference[static_cast<std::size_t>(i)].blocks == result.field.blocks;
+                    agree = agree && reference[static_cast<std::size_t>(i)].blocks == field.blocks;
                 }
+            };
+            session->submit(pair(0));
+            check(0, session->receive().field);
+            keep_busy(*session, pair(0), 1.0);
+            // Two pairs in flight, as xme bench keeps them, so that the device does not idle between them.
+            int next = 1;
+            for (; next < std::min(pairs, 3); ++next) session->submit(pair(next));
+            for (int i = 1; i < pairs; ++i) {
+                const auto result = session->receive();
+                if (next < pairs) session->submit(pair(next++));
+                seconds += result.device_seconds;
+                check(i, result.field);
             }
             const double per_pair = seconds / (pairs - 1);
             const double comparisons =

@@ -23,16 +23,23 @@ struct SessionTuning {
     enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
     // "fast": at most this many adjacent candidates per invocation; 0: 12.
     int max_strip = 0;
+    // "fast": at least this many (up to max_strip); 0: 1. Equal to max_strip, it fixes the strip that
+    // the tile shape's cost model would otherwise choose.
+    int min_strip = 0;
     // "fast": reduce a workgroup's keys by the shared-memory tree even where subgroup arithmetic
     // exists (the path of devices without it, so that tests reach it everywhere).
     bool tree_reduction = false;
-    // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 8.
+    // "fast": full_search.comp searches G x G neighbouring blocks per workgroup, sharing one staged
+    // window and one set-up; 1..4, 0: chosen by block size (full_search.cpp).
+    int blocks_per_group = 0;
+    // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 4.
     // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.
     int partition_strip = 0;
 };
 
 // A session of `device`, which must come from the Vulkan backend (else Error(invalid_argument)), with
-// `tuning`. Throws Error(invalid_argument) for a negative P or a partition strip outside 0..8, and
+// `tuning`. Throws Error(invalid_argument) for a negative P, a partition strip outside 0..8, a group
+// outside 0..4 or a min_strip above max_strip, and
 // Error(unsupported) for 16-bit pairs on a device without shaderFloat16.
 [[nodiscard]] std::unique_ptr<MotionSession> open_tuned_session(Device& device, const SessionOptions& options,
                                                                 const SessionTuning& tuning);
