@@ -75,7 +75,9 @@ struct FramePair {
 struct PairResult {
     std::int64_t current_id = 0;
     MotionField field;
-    double device_seconds = 0;  // the device's own time for this pair (events, timestamps, clocks)
+    // The device's own time for this pair (events, timestamps, clocks): its computation, without the
+    // copies of frames and results to and from it, which the wall clock has.
+    double device_seconds = 0;
     // SessionOptions::compensation's result for this pair's field (every device gives the same).
     std::optional<CompensatedFrame> compensation{};
 };
