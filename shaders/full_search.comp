@@ -28,6 +28,7 @@
 #endif
 #include "search_common.glsl"
 #include "rate_key.glsl"
+#include "strip_key.glsl"
 
 layout(local_size_x_id = 0) in;  // STRIPS_X * TILE_H invocations
 layout(constant_id = 1) const int BLOCK = 16;
@@ -39,6 +40,8 @@ layout(constant_id = 6) const int RATE_KEY = 0;  // 1: SPEC §8's key (strip_rat
 layout(constant_id = 7) const int GROUP = 1;     // blocks across and down one workgroup's group
 // >= the workgroup's invocations and GROUP^2 times its subgroups (full_search.cpp computes it).
 layout(constant_id = 8) const int REDUCTION_SLOTS = 1;
+// 1 (one split, no half-pel stage): write each block's result itself, so that no reduction pass runs.
+layout(constant_id = 9) const int WRITE_RESULTS = 0;
 const int SPAN = GROUP * BLOCK;  // the side of the group's pixels
 const int KEYS = GROUP * GROUP;  // one per block of the group, row by row
 const int ROW_SADS = GROUP * STRIP;  // an invocation's SADs for one row of the group's blocks
@@ -50,6 +53,7 @@ layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
 layout(set = 0, binding = 2, std430) writeonly buffer BestKeys { uvec2 best_keys[]; };
 layout(set = 0, binding = 3, std430) readonly buffer Previous { uvec2 previous[]; };  // block_result()s
+layout(set = 0, binding = 4, std430) writeonly buffer Results { uvec2 results[]; };    // WRITE_RESULTS
 
 layout(push_constant) uniform FullSearchParams {
     ivec2 frame_size;
@@ -183,21 +187,16 @@ void strip_sads(ivec2 corner, int group_row, out float sads[ROW_SADS]) {
 #endif
 }
 
-// Half the strip kernel's rate key: the highest window offset a 9-bit field holds (range <= this).
-const int RATE_KEY_OFFSET = 255;
 
-// SPEC §8's key (J, |4d - p|, d.y, d.x) of integer vector d (pel; mv = 4d, so mv's order is d's) packed
-// in two words, compared as pack_key's: high = J, low = (|4d - p| - floor) << 18 | (d.y + 255) << 9 |
-// (d.x + 255). J takes the whole high word: with block 32, lambda 65535 and p anywhere in int16,
-// |4d - p| <= 4 * 255 + 32768 per component, se(v) <= 33 bits, so J <= 32*32*255 + 65535 * 66 =
-// 4,586,430 < 2^23. `floor` = max(0, |p.x| - 4R) + max(0, |p.y| - 4R) is the least |4d - p| in the
-// window, the same for every candidate of the block, so subtracting it keeps the order, and what is
-// left is at most 8R per component: 16 * 255 < 2^12 fits the 12 bits above the offsets whatever p is.
-uvec2 strip_rate_key(uint sad, ivec2 d, ivec2 p, uint distance_floor) {
-    const ivec2 e = 4 * d - p;
-    const uint cost = sad + uint(params.lambda) * (se_bits(e.x) + se_bits(e.y));
-    const uint distance = uint(abs(e.x) + abs(e.y)) - distance_floor;
-    return uvec2((distance << 18) | (uint(d.y + RATE_KEY_OFFSET) << 9) | uint(d.x + RATE_KEY_OFFSET), cost);
+// A block's least key, to the keys of its split, or (WRITE_RESULTS) as its result: the integer vector in
+// quarter pels and its cost, what hpel_refine.comp writes without a half-pel stage.
+void store_best(int block_index, uvec2 key) {
+    if (WRITE_RESULTS != 0) {
+        const ivec2 v = strip_key_vector(key, RATE_KEY != 0);
+        results[block_index] = block_result(4 * v.x, 4 * v.y, strip_key_cost(key, RATE_KEY != 0));
+    } else {
+        best_keys[int(gl_WorkGroupID.z) * params.block_count + block_index] = key;
+    }
 }
 
 #ifdef SUBGROUP_REDUCE
@@ -253,7 +252,7 @@ void main() {
                                        inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
                     if (!in_range || !valid) continue;
                     const uint sad = uint(sads[group_column * STRIP + s]);
-                    const uvec2 key = RATE_KEY != 0 ? strip_rate_key(sad, d, p[k], distance_floor[k])
+                    const uvec2 key = RATE_KEY != 0 ? strip_rate_key(sad, d, p[k], distance_floor[k], uint(params.lambda))
                                                     : pack_key(sad, 2 * d.x, 2 * d.y);
                     best[k] = key_min(best[k], key);
                 }
@@ -261,7 +260,6 @@ void main() {
         }
     }
 
-    const int keys_offset = int(gl_WorkGroupID.z) * params.block_count;
 #ifdef SUBGROUP_REDUCE
     // Not gl_NumSubgroups: lavapipe (Mesa 22.3) derives it from the unspecialised workgroup size.
     const uint subgroups = (gl_WorkGroupSize.x + gl_SubgroupSize - 1) / gl_SubgroupSize;
@@ -277,7 +275,7 @@ void main() {
                 least = key_min(least, reduction[k * subgroups + i]);
             }
             least = subgroup_key_min(least);
-            if (subgroupElect() && exists[k]) best_keys[keys_offset + block_index[k]] = least;
+            if (subgroupElect() && exists[k]) store_best(block_index[k], least);
         }
     }
 #else
@@ -291,7 +289,7 @@ void main() {
             }
             barrier();
         }
-        if (lane == 0 && exists[k]) best_keys[keys_offset + block_index[k]] = reduction[0];
+        if (lane == 0 && exists[k]) store_best(block_index[k], reduction[0]);
     }
 #endif
 }

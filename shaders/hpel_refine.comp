@@ -7,6 +7,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "search_common.glsl"
 #include "rate_key.glsl"
+#include "strip_key.glsl"
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int BLOCK = 16;
@@ -44,11 +45,8 @@ uint four_interpolated(float texels[9], int sx, int sy) {
 }
 
 // The integer vector and its cost (SAD, or J with RATE_KEY) of the integer search's key.
-ivec2 key_integer_vector(uvec2 key) {
-    if (RATE_KEY != 0) return ivec2(int(key.x & 0x1FFu), int((key.x >> 9) & 0x1FFu)) - 255;
-    return ivec2(key_half_x(key), key_half_y(key)) / 2;
-}
-uint key_integer_cost(uvec2 key) { return RATE_KEY != 0 ? key.y : key_cost(key); }
+ivec2 key_integer_vector(uvec2 key) { return strip_key_vector(key, RATE_KEY != 0); }
+uint key_integer_cost(uvec2 key) { return strip_key_cost(key, RATE_KEY != 0); }
 
 // SPEC §8 over the 9 half-pel candidates around integer vector v: the centre's cost4 + 4 lambda R is
 // 4 * its J; the others' cost4 are in neighbour_costs. Returns the refined block_result().

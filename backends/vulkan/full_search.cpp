@@ -1,5 +1,6 @@
 // The "fast" variant: full_search.comp (integer search in shared-memory tiles) then hpel_refine.comp
-// (reduction over splits and exact integer half-pel refinement); for fs+qpel, rate_search.comp's
+// (reduction over splits and exact integer half-pel refinement; skipped when there is one split and no
+// half-pel stage: the search then writes the results itself); for fs+qpel, rate_search.comp's
 // quarter-pel refinement of the reduced integer vector (SPEC §10) as a third pass. With SPEC §8's
 // settings that strip_kernel_rate_key allows, every pass keys by §8 (RATE_KEY) and reads the temporal
 // predictor from the device.
@@ -98,6 +99,8 @@ public:
         rate_key_ = uses_rate_search(options.params);
         temporal_ = options.params.predictor == Predictor::temporal;
         const int lambda = options.params.lambda;
+        // One split and no half-pel stage: the search writes the results, and no reduction pass runs.
+        write_results_ = shape_.splits == 1 && options.params.subpel != Subpel::hpel;
         search_params_ = {frame_size,           padded_size,     blocks_x,       block_count,
                           options.params.range, restrict_border, shape_.tiles_x, shape_.tiles_y,
                           shape_.splits,        lambda};
@@ -116,7 +119,8 @@ public:
              {"WINDOW_PITCH", shape_.window_pitch},
              {"RATE_KEY", rate_key_ ? 1 : 0},
              {"GROUP", shape_.group},
-             {"REDUCTION_SLOTS", shape_.reduction_slots}},
+             {"REDUCTION_SLOTS", shape_.reduction_slots},
+             {"WRITE_RESULTS", write_results_ ? 1 : 0}},
             push_constant_layout<FullSearchParams>());
         refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
                                     push_constant_layout<HpelRefineParams>());
@@ -134,7 +138,8 @@ public:
                 search_sets_->write(set, {{"reference_frame", reference_view, gather, {}},
                                           {"current_frame", current_view, gather, {}},
                                           {"BestKeys", {}, {}, keys_.get()},
-                                          {"Previous", {}, {}, previous}});
+                                          {"Previous", {}, {}, previous},
+                                          {"Results", {}, {}, resources.results.get()}});
                 refine_sets_->write(set, {{"reference_frame", reference_view, sampler, {}},
                                           {"current_frame", current_view, sampler, {}},
                                           {"BestKeys", {}, {}, keys_.get()},
@@ -157,11 +162,13 @@ public:
         api.vkCmdDispatch(commands, search_groups_x_, search_groups_y_,
                           static_cast<std::uint32_t>(shape_.splits));
         pass_done();
-        memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-        refine_->bind_and_push(commands, (*refine_sets_)[slots.combination()], refine_params_);
-        api.vkCmdDispatch(commands, groups_x_, groups_y_, 1);
-        pass_done();
+        if (!write_results_) {
+            memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+            refine_->bind_and_push(commands, (*refine_sets_)[slots.combination()], refine_params_);
+            api.vkCmdDispatch(commands, groups_x_, groups_y_, 1);
+            pass_done();
+        }
         if (qpel_ == nullptr) return;
         memory_barrier(api, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -174,8 +181,11 @@ public:
     [[nodiscard]] std::vector<std::string> pass_names() const override {
         // XME_VULKAN_LOG prints these: they say which chains key by SPEC §8 here.
         const std::string search = rate_key_ ? "integer search with the rate key" : "integer search";
-        if (qpel_ != nullptr) return {search, "reduction", "quarter-pel refinement"};
-        return {search, refine_params_.refine != 0 ? "half-pel refinement" : "reduction"};
+        std::vector<std::string> names{search};
+        if (!write_results_)
+            names.emplace_back(refine_params_.refine != 0 ? "half-pel refinement" : "reduction");
+        if (qpel_ != nullptr) names.emplace_back("quarter-pel refinement");
+        return names;
     }
 
 private:
@@ -219,6 +229,7 @@ private:
     SessionResources resources_;
     bool rate_key_ = false;  // SPEC §8's key in every pass (strip_kernel_rate_key's chains)
     bool temporal_ = false;
+    bool write_results_ = false;  // full_search.comp's WRITE_RESULTS: no reduction pass
     TileShape shape_;
     FullSearchParams search_params_;
     HpelRefineParams refine_params_;
