@@ -117,23 +117,39 @@ TEST_SUITE("reference") {
         auto rng = xme::test::rng_for("prediction by rows");
         std::uniform_int_distribution<int> extent(-80, 80);
         for (const auto& [width, height, block] :
-             {std::tuple{37, 29, 8}, std::tuple{64, 48, 16}, std::tuple{5, 3, 4}, std::tuple{70, 33, 32}}) {
-            const Plane reference = random_plane(width, height, rng);
-            for (const xme::Distortion distortion : {xme::Distortion::sad, xme::Distortion::satd}) {
-                xme::MotionField field(width, height, block, xme::CostKind{distortion, false});
-                for (auto& motion : field.blocks) {
-                    // Half-pel vectors (even quarter components) for bilinear; any for H.264's samples.
-                    const int x = extent(rng);
-                    const int y = extent(rng);
-                    motion.mv_x = static_cast<std::int16_t>(distortion == xme::Distortion::sad ? x & ~1 : x);
-                    motion.mv_y = static_cast<std::int16_t>(distortion == xme::Distortion::sad ? y & ~1 : y);
+             {std::tuple{37, 29, 8}, std::tuple{64, 48, 16}, std::tuple{5, 3, 4}, std::tuple{70, 33, 32},
+              std::tuple{1, 1, 4}, std::tuple{33, 17, 16}}) {
+            // Random samples, then a checkerboard of 2x2 squares of 0 and 255: H.264's filter at its
+            // extremes (runs 0 0 255 255 0 0 give 10200 before rounding, 255 255 0 0 255 255 give -2040:
+            // clipped above 255 and below 0).
+            for (const bool extreme : {false, true}) {
+                Plane reference = random_plane(width, height, rng);
+                if (extreme) {
+                    for (int y = 0; y < height; ++y) {
+                        for (int x = 0; x < width; ++x)
+                            reference.at(x, y) = ((x / 2 + y / 2) % 2 != 0) ? 255 : 0;
+                    }
                 }
-                field.blocks.front() = {};  // one block at (0, 0), inside: the row path for sure
-                const Plane expected = ref::predict_field(reference.view(), field);
-                const Plane actual = xme::predict_field_by_rows(reference.view(), field);
-                CAPTURE(width);
-                CAPTURE(block);
-                CHECK(std::equal(expected.data(), expected.data() + expected.size_bytes(), actual.data()));
+                for (const xme::Distortion distortion : {xme::Distortion::sad, xme::Distortion::satd}) {
+                    xme::MotionField field(width, height, block, xme::CostKind{distortion, false});
+                    for (auto& motion : field.blocks) {
+                        // Half-pel vectors (even quarter components) for bilinear; any for H.264's samples.
+                        const int x = extent(rng);
+                        const int y = extent(rng);
+                        motion.mv_x =
+                            static_cast<std::int16_t>(distortion == xme::Distortion::sad ? x & ~1 : x);
+                        motion.mv_y =
+                            static_cast<std::int16_t>(distortion == xme::Distortion::sad ? y & ~1 : y);
+                    }
+                    field.blocks.front() = {};  // one block at (0, 0), inside: the row path for sure
+                    const Plane expected = ref::predict_field(reference.view(), field);
+                    const Plane actual = xme::predict_field_by_rows(reference.view(), field);
+                    CAPTURE(width);
+                    CAPTURE(block);
+                    CAPTURE(extreme);
+                    CHECK(
+                        std::equal(expected.data(), expected.data() + expected.size_bytes(), actual.data()));
+                }
             }
         }
         xme::MotionField odd(16, 16, 8, xme::CostKind{});

@@ -5,25 +5,9 @@
 #include <limits>
 
 #include "subpel_refine.hpp"
+#include "xme/h264_positions.hpp"
 
 namespace xme::cpu {
-namespace {
-
-// H.264's letters as (plane, column shift, row shift): G b h j = planes 0-3 at (0, 0); H = G one column
-// right, M = G one row down, m = h one column right, s = b one row down.
-struct TapSpec {
-    int plane, col, row;
-};
-constexpr TapSpec G{0, 0, 0}, H{0, 1, 0}, M{0, 0, 1}, b{1, 0, 0}, h{2, 0, 0}, j{3, 0, 0}, m{2, 1, 0},
-    s{1, 0, 1};
-// Per fy * 4 + fx: the two samples averaged (a single sample is averaged with itself).
-constexpr TapSpec position_taps[16][2] = {{G, G}, {G, b}, {b, b}, {H, b}, {G, h}, {b, h}, {b, j}, {b, m},
-                                          {h, h}, {h, j}, {j, j}, {j, m}, {M, h}, {h, s}, {j, s}, {m, s}};
-
-// H.264's four planes in TapSpec order: G (the integer samples), b, h, j.
-constexpr int plane_count = 4;
-
-}  // namespace
 
 SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width, int height,
                          MotionVector integer_pel, const HalfPelFrame& planes) {
@@ -33,13 +17,13 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
     const int x = left + integer_pel.x - 1;
     const int y = top + integer_pel.y - 1;
     // Each plane at position (0, 0) of the neighbourhood, pixel (x, y).
-    const std::uint8_t* const origin[plane_count] = {
+    const std::uint8_t* const origin[h264_plane_count] = {
         block.reference->block(x, y, columns, rows),
         planes.region(HalfPelFrame::horizontal, x, y, columns, rows),
         planes.region(HalfPelFrame::vertical, x, y, columns, rows),
         planes.region(HalfPelFrame::centre, x, y, columns, rows)};
-    const std::ptrdiff_t stride[plane_count] = {block.reference->stride(), planes.stride(), planes.stride(),
-                                                planes.stride()};
+    const std::ptrdiff_t stride[h264_plane_count] = {block.reference->stride(), planes.stride(),
+                                                     planes.stride(), planes.stride()};
     const std::uint8_t* current = block.current->block(left, top, width, height);
     const std::ptrdiff_t current_stride = block.current->stride();
 
@@ -47,8 +31,8 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
         const int col = (mv.x >> 2) - integer_pel.x + 1;
         const int row = (mv.y >> 2) - integer_pel.y + 1;
         const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
-        const TapSpec p = position_taps[fraction][0];
-        const TapSpec q = position_taps[fraction][1];
+        const H264Tap p = h264_position_taps[fraction][0];
+        const H264Tap q = h264_position_taps[fraction][1];
         return block.kernels->satd(
             current, current_stride, origin[p.plane] + (row + p.row) * stride[p.plane] + col + p.col,
             stride[p.plane], origin[q.plane] + (row + q.row) * stride[q.plane] + col + q.col, stride[q.plane],

@@ -1,13 +1,16 @@
-// SPEC §12's prediction for compensate() (the host path of every device without its own), by rows:
-// the scalar reference reads each sample through an edge-replicating function (21 ms for a 1080p
-// frame, a third of a CPU job's time; 15 ms for SPEC §9's partitions, which the GPUs leave to this
-// path: 65 pairs/s for a 1080p fs+p41 job on an H100 that searches 1,900). A block or partition whose
-// reads all fall inside the plane, at a whole-sample vector or a bilinear half-sample one, takes the
-// same formulas on whole rows; any other, and §10's H.264 fractional samples, go to the reference.
+// SPEC §12's prediction for compensate() (the host path of every device without its own) and for the
+// metrics' MC-PSNR, by rows: the scalar reference reads each sample through an edge-replicating
+// function (21 ms for a 1080p frame, a third of a CPU job's time; 15 ms for SPEC §9's partitions, which
+// the GPUs leave to this path: 65 pairs/s for a 1080p fs+p41 job on an H100 that searches 1,900). A
+// block or partition whose reads all fall inside the plane, at a whole-sample vector or a bilinear
+// half-sample one, takes the same formulas on whole rows; §10's H.264 fractional samples are filtered
+// per rectangle (predict_h264); any other rectangle goes to the reference.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "xme/compensation.hpp"
+#include "xme/h264_positions.hpp"
 #include "xme/macroblock.hpp"
 #include "xme/motion_compensation.hpp"
 #include "xme/params.hpp"
@@ -39,6 +42,74 @@ void predict_inside(PlaneView reference, int x, int y, int width, int height, Mo
     }
 }
 
+int six_tap(const int* v, std::ptrdiff_t step) {
+    return v[0] - 5 * v[step] + 20 * v[2 * step] + 20 * v[3 * step] - 5 * v[4 * step] + v[5 * step];
+}
+int clip255(int value) { return std::clamp(value, 0, 255); }
+
+// SPEC §10's H.264 samples (reference/h264_sample.cpp's formulas) of the width x height rectangle at
+// (x, y) and quarter vector mv, every integer sample read edge-replicated: the reference computes all
+// eight letters around every sample (the centre j from 36 reads); here each plane the fraction needs is
+// filtered once over the rectangle (and one column and row past it, for H, M, m and s).
+void predict_h264(PlaneView reference, int x, int y, int width, int height, MotionVector mv,
+                  Plane& prediction) {
+    const int ax = x + (mv.x >> 2);  // the floor, also for negative vectors
+    const int ay = y + (mv.y >> 2);
+    const H264Tap* taps = h264_position_taps[(mv.y & 3) * 4 + (mv.x & 3)];
+    // The integer samples of columns ax - 2 .. ax + width + 3 and rows ay - 2 .. ay + height + 3, clamped.
+    const int patch_width = width + 6;
+    const int patch_height = height + 6;
+    std::vector<int> patch(static_cast<std::size_t>(patch_width) * static_cast<std::size_t>(patch_height));
+    for (int r = 0; r < patch_height; ++r) {
+        for (int c = 0; c < patch_width; ++c)
+            patch[static_cast<std::size_t>(r * patch_width + c)] =
+                reference.at_clamped(ax - 2 + c, ay - 2 + r);
+    }
+    const auto at = [&](int c, int r) {
+        return &patch[static_cast<std::size_t>((r + 2) * patch_width + c + 2)];
+    };
+    // Each needed plane at columns ax .. ax + width and rows ay .. ay + height.
+    const int columns = width + 1;
+    const int rows = height + 1;
+    std::vector<int> planes[h264_plane_count];
+    const auto needs = [&](int plane) { return taps[0].plane == plane || taps[1].plane == plane; };
+    for (int plane = 0; plane < h264_plane_count; ++plane) {
+        if (needs(plane))
+            planes[plane].resize(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows));
+    }
+    // Unrounded horizontal half samples b1 of rows ay - 2 .. ay + height + 3, for b and j.
+    std::vector<int> b1;
+    if (needs(1) || needs(3)) {
+        b1.resize(static_cast<std::size_t>(columns) * static_cast<std::size_t>(patch_height));
+        for (int r = -2; r < rows + 3; ++r) {
+            for (int c = 0; c < columns; ++c)
+                b1[static_cast<std::size_t>((r + 2) * columns + c)] = six_tap(at(c - 2, r), 1);
+        }
+    }
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < columns; ++c) {
+            const std::size_t i = static_cast<std::size_t>(r * columns + c);
+            if (needs(0)) planes[0][i] = *at(c, r);
+            if (needs(1))
+                planes[1][i] = clip255((b1[static_cast<std::size_t>((r + 2) * columns + c)] + 16) >> 5);
+            if (needs(2)) planes[2][i] = clip255((six_tap(at(c, r - 2), patch_width) + 16) >> 5);
+            if (needs(3))
+                planes[3][i] =
+                    clip255((six_tap(&b1[static_cast<std::size_t>(r * columns + c)], columns) + 512) >> 10);
+        }
+    }
+    for (int r = 0; r < height; ++r) {
+        std::uint8_t* out = prediction.row(y + r) + x;
+        for (int c = 0; c < width; ++c) {
+            const int p = planes[taps[0].plane]
+                                [static_cast<std::size_t>((r + taps[0].row) * columns + c + taps[0].col)];
+            const int q = planes[taps[1].plane]
+                                [static_cast<std::size_t>((r + taps[1].row) * columns + c + taps[1].col)];
+            out[c] = static_cast<std::uint8_t>((p + q + 1) >> 1);
+        }
+    }
+}
+
 // The width x height rectangle at (x, y), as the reference predicts it (clipped to the plane), by rows
 // where it can.
 void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int height, MotionVector mv,
@@ -54,6 +125,8 @@ void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int
                         ay + clipped_height + ((mv.y & 3) != 0 ? 1 : 0) <= reference.height;
     if (inside && (whole_sample || interpolation == Interpolation::bilinear)) {
         predict_inside(reference, x, y, clipped_width, clipped_height, mv, prediction);
+    } else if (interpolation == Interpolation::h264) {
+        predict_h264(reference, x, y, clipped_width, clipped_height, mv, prediction);
     } else {
         reference::predict_rectangle(reference, x, y, width, height, mv, interpolation, prediction);
     }
@@ -98,15 +171,16 @@ Plane predict_macroblocks_by_rows(PlaneView reference, const MotionField& field)
 Plane predict_field_by_rows(PlaneView reference, const MotionField& field) {
     if (!field.macroblocks.empty()) return predict_macroblocks_by_rows(reference, field);
     const int block = field.block_size;
+    const Interpolation interpolation = interpolation_of(field.cost_kind);
     const bool plain_blocks =
         field.macroblocks.empty() && block >= 1 &&
-        interpolation_of(field.cost_kind) == Interpolation::bilinear &&
         field.blocks.size() == static_cast<std::size_t>(blocks_across(reference.width, block)) *
                                    static_cast<std::size_t>(blocks_across(reference.height, block));
     bool half_pel = true;  // bilinear takes half-pel vectors only: the reference says so otherwise
     for (const BlockMotion& motion : field.blocks)
         half_pel = half_pel && motion.mv_x % 2 == 0 && motion.mv_y % 2 == 0;
-    if (!plain_blocks || !half_pel) return reference::predict_field(reference, field);
+    if (!plain_blocks || (interpolation == Interpolation::bilinear && !half_pel))
+        return reference::predict_field(reference, field);
 
     Plane prediction(reference.width, reference.height);
     const int blocks_x = blocks_across(reference.width, block);
@@ -114,7 +188,7 @@ Plane predict_field_by_rows(PlaneView reference, const MotionField& field) {
         const int x = static_cast<int>(i % static_cast<std::size_t>(blocks_x)) * block;
         const int y = static_cast<int>(i / static_cast<std::size_t>(blocks_x)) * block;
         const MotionVector mv{field.blocks[i].mv_x, field.blocks[i].mv_y};
-        predict_rectangle_by_rows(reference, x, y, block, block, mv, Interpolation::bilinear, prediction);
+        predict_rectangle_by_rows(reference, x, y, block, block, mv, interpolation, prediction);
     }
     return prediction;
 }
