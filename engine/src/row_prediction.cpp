@@ -14,6 +14,7 @@
 #include "xme/macroblock.hpp"
 #include "xme/motion_compensation.hpp"
 #include "xme/params.hpp"
+#include "xme/reference_ops.hpp"
 
 namespace xme {
 namespace {
@@ -42,8 +43,9 @@ void predict_inside(PlaneView reference, int x, int y, int width, int height, Mo
     }
 }
 
+// The reference's filter over six samples `step` apart.
 int six_tap(const int* v, std::ptrdiff_t step) {
-    return v[0] - 5 * v[step] + 20 * v[2 * step] + 20 * v[3 * step] - 5 * v[4 * step] + v[5 * step];
+    return reference::h264_six_tap(v[0], v[step], v[2 * step], v[3 * step], v[4 * step], v[5 * step]);
 }
 int clip255(int value) { return std::clamp(value, 0, 255); }
 
@@ -72,14 +74,15 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
     const int columns = width + 1;
     const int rows = height + 1;
     std::vector<int> planes[h264_plane_count];
-    const auto needs = [&](int plane) { return taps[0].plane == plane || taps[1].plane == plane; };
+    bool needs[h264_plane_count] = {};
+    needs[taps[0].plane] = needs[taps[1].plane] = true;
     for (int plane = 0; plane < h264_plane_count; ++plane) {
-        if (needs(plane))
+        if (needs[plane])
             planes[plane].resize(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows));
     }
     // Unrounded horizontal half samples b1 of rows ay - 2 .. ay + height + 3, for b and j.
     std::vector<int> b1;
-    if (needs(1) || needs(3)) {
+    if (needs[1] || needs[3]) {
         b1.resize(static_cast<std::size_t>(columns) * static_cast<std::size_t>(patch_height));
         for (int r = -2; r < rows + 3; ++r) {
             for (int c = 0; c < columns; ++c)
@@ -89,11 +92,11 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < columns; ++c) {
             const std::size_t i = static_cast<std::size_t>(r * columns + c);
-            if (needs(0)) planes[0][i] = *at(c, r);
-            if (needs(1))
+            if (needs[0]) planes[0][i] = *at(c, r);
+            if (needs[1])
                 planes[1][i] = clip255((b1[static_cast<std::size_t>((r + 2) * columns + c)] + 16) >> 5);
-            if (needs(2)) planes[2][i] = clip255((six_tap(at(c, r - 2), patch_width) + 16) >> 5);
-            if (needs(3))
+            if (needs[2]) planes[2][i] = clip255((six_tap(at(c, r - 2), patch_width) + 16) >> 5);
+            if (needs[3])
                 planes[3][i] =
                     clip255((six_tap(&b1[static_cast<std::size_t>(r * columns + c)], columns) + 512) >> 10);
         }

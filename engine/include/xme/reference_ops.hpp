@@ -64,6 +64,10 @@ struct BlockResult {
 // SPEC §10: H.264's luma sample at absolute quarter-pel position (qx, qy) = (4*x + fx, 4*y + fy)
 // (h264_sample.cpp).
 [[nodiscard]] int h264_sample(PlaneView reference, int qx, int qy);
+// H.264's 6-tap half-sample filter (1, -5, 20, 20, -5, 1) over six consecutive samples, unrounded.
+[[nodiscard]] constexpr int h264_six_tap(int e, int f, int g, int h, int i, int j) {
+    return e - 5 * f + 20 * g + 20 * h - 5 * i + j;
+}
 // SPEC §10: (sum of |H D H^T|) >> 1 for a 4x4 difference D[row][column] (satd.cpp).
 [[nodiscard]] std::uint32_t satd4(const int (&difference)[4][4]);
 // SPEC §10: sum of satd4 over the 4x4 tiles of current - prediction at quarter-pel vector mv; width and

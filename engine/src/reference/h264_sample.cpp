@@ -9,26 +9,25 @@
 namespace xme::reference {
 namespace {
 
-int six_tap(int e, int f, int g, int h, int i, int j) { return e - 5 * f + 20 * g + 20 * h - 5 * i + j; }
 int clip255(int value) { return std::clamp(value, 0, 255); }
 
 // Unrounded horizontal half sample between (x, y) and (x + 1, y).
 int b1_at(PlaneView ref, int x, int y) {
-    return six_tap(ref.at_clamped(x - 2, y), ref.at_clamped(x - 1, y), ref.at_clamped(x, y),
-                   ref.at_clamped(x + 1, y), ref.at_clamped(x + 2, y), ref.at_clamped(x + 3, y));
+    return h264_six_tap(ref.at_clamped(x - 2, y), ref.at_clamped(x - 1, y), ref.at_clamped(x, y),
+                        ref.at_clamped(x + 1, y), ref.at_clamped(x + 2, y), ref.at_clamped(x + 3, y));
 }
 // Unrounded vertical half sample between (x, y) and (x, y + 1).
 int h1_at(PlaneView ref, int x, int y) {
-    return six_tap(ref.at_clamped(x, y - 2), ref.at_clamped(x, y - 1), ref.at_clamped(x, y),
-                   ref.at_clamped(x, y + 1), ref.at_clamped(x, y + 2), ref.at_clamped(x, y + 3));
+    return h264_six_tap(ref.at_clamped(x, y - 2), ref.at_clamped(x, y - 1), ref.at_clamped(x, y),
+                        ref.at_clamped(x, y + 1), ref.at_clamped(x, y + 2), ref.at_clamped(x, y + 3));
 }
 // >> of a possibly negative int is arithmetic (C++20 defines it so).
 int half_horizontal(PlaneView ref, int x, int y) { return clip255((b1_at(ref, x, y) + 16) >> 5); }
 int half_vertical(PlaneView ref, int x, int y) { return clip255((h1_at(ref, x, y) + 16) >> 5); }
 int half_centre(PlaneView ref, int x, int y) {
     // j1 from the six unrounded b1 of the rows around it.
-    const int j1 = six_tap(b1_at(ref, x, y - 2), b1_at(ref, x, y - 1), b1_at(ref, x, y), b1_at(ref, x, y + 1),
-                           b1_at(ref, x, y + 2), b1_at(ref, x, y + 3));
+    const int j1 = h264_six_tap(b1_at(ref, x, y - 2), b1_at(ref, x, y - 1), b1_at(ref, x, y),
+                                b1_at(ref, x, y + 1), b1_at(ref, x, y + 2), b1_at(ref, x, y + 3));
     return clip255((j1 + 512) >> 10);
 }
 int average_up(int p, int q) { return (p + q + 1) >> 1; }
