@@ -135,6 +135,8 @@ TEST_SUITE("cli") {
             {"estimate " + clip + " --read-threads 99999999999", 2,
              "--read-threads: must be a whole number from 0 to 64, not '99999999999'"},
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
+            {"bench --backends cpu --warm-up nan", 2,
+             "--warm-up: must be a number of seconds from 0 to 60, not 'nan'"},
             {"estimate", 2, "input is required"},
         };
         std::ofstream(dir / "raw.yuv") << std::string(100, 'x');

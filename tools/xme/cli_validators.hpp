@@ -27,6 +27,19 @@ inline CLI::Validator whole_number_from(long long minimum, std::optional<long lo
                 : "INT>=" + std::to_string(minimum)};
 }
 
+// Seconds from 0 to `maximum` (not NaN, which CLI::Range lets through).
+inline CLI::Validator seconds_up_to(double maximum) {
+    const std::string wanted = "from 0 to " + std::to_string(static_cast<int>(maximum));
+    return {[maximum, wanted](std::string& text) -> std::string {
+                double value = 0;
+                const char* end = text.data() + text.size();
+                const auto [stop, error] = std::from_chars(text.data(), end, value);
+                if (error == std::errc() && stop == end && value >= 0 && value <= maximum) return {};
+                return "must be a number of seconds " + wanted + ", not '" + text + "'";
+            },
+            "SECONDS in 0.." + std::to_string(static_cast<int>(maximum))};
+}
+
 // A number above 0 (scales).
 inline CLI::Validator number_above_zero() {
     return {[](std::string& text) -> std::string {

@@ -198,7 +198,7 @@ Command add_bench_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--warm-up", s.warm_up_seconds,
                     "Seconds each cell's device works before it is timed, so that GPUs reach their clocks")
-        ->check(CLI::Range(0.0, 60.0))
+        ->check(seconds_up_to(60))
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")
         ->check(whole_number_from(0));
