@@ -42,6 +42,9 @@ layout(constant_id = 7) const int GROUP = 1;     // blocks across and down one w
 layout(constant_id = 8) const int REDUCTION_SLOTS = 1;
 // 1 (one split, no half-pel stage): write each block's result itself, so that no reduction pass runs.
 layout(constant_id = 9) const int WRITE_RESULTS = 0;
+// > 0 (no rate key, and SAD and rank fit): keys are strip_key.glsl's one-word keys with this many rank
+// bits, compared by one unsigned min: at small blocks the two-word compare costs as much as the SADs.
+layout(constant_id = 10) const int ONE_WORD_RANK_BITS = 0;
 const int SPAN = GROUP * BLOCK;  // the side of the group's pixels
 const int KEYS = GROUP * GROUP;  // one per block of the group, row by row
 const int ROW_SADS = GROUP * STRIP;  // an invocation's SADs for one row of the group's blocks
@@ -224,6 +227,7 @@ void main() {
     ivec2 p[KEYS];
     uint distance_floor[KEYS];
     uvec2 best[KEYS];
+    uint best_word[KEYS];  // ONE_WORD_RANK_BITS > 0
     [[unroll]] for (int k = 0; k < KEYS; ++k) {
         const ivec2 block = first_block + ivec2(k % GROUP, k / GROUP);
         exists[k] = all(lessThan(block, blocks));
@@ -233,12 +237,22 @@ void main() {
         const ivec2 beyond = max(abs(p[k]) - 4 * params.range, ivec2(0));
         distance_floor[k] = uint(beyond.x + beyond.y);
         best[k] = KEY_NONE;
+        best_word[k] = 0xFFFFFFFFu;
     }
     for (int tile = int(gl_WorkGroupID.z); tile < params.tiles_x * params.tiles_y; tile += params.splits) {
         const ivec2 tile_first = ivec2(tile % params.tiles_x * TILE_W, tile / params.tiles_x * TILE_H) - params.range;
         barrier();  // the previous tile's window has been read
         load_window(group_origin + tile_first, lane, invocations);
         barrier();
+        // The strip's candidates, the same for every block of the group.
+        ivec2 d[STRIP];
+        bool in_range[STRIP];
+        uint rank[STRIP];
+        [[unroll]] for (int s = 0; s < STRIP; ++s) {
+            d[s] = tile_first + strip_position + ivec2(s, 0);
+            in_range[s] = all(lessThanEqual(abs(d[s]), ivec2(params.range)));
+            rank[s] = candidate_rank(d[s], params.range);
+        }
         [[unroll]] for (int group_row = 0; group_row < GROUP; ++group_row) {
             float sads[ROW_SADS];
             strip_sads(strip_position, group_row, sads);
@@ -246,14 +260,17 @@ void main() {
                 const int k = group_row * GROUP + group_column;
                 const ivec2 block_origin = group_origin + ivec2(group_column, group_row) * BLOCK;
                 [[unroll]] for (int s = 0; s < STRIP; ++s) {
-                    const ivec2 d = tile_first + strip_position + ivec2(s, 0);
-                    const bool in_range = all(lessThanEqual(abs(d), ivec2(params.range)));
-                    const bool valid = params.restrict_border == 0 || d == ivec2(0) ||
-                                       inside_padded_frame(block_origin + d, params.padded_size, BLOCK);
-                    if (!in_range || !valid) continue;
+                    const bool valid = params.restrict_border == 0 || d[s] == ivec2(0) ||
+                                       inside_padded_frame(block_origin + d[s], params.padded_size, BLOCK);
+                    if (!in_range[s] || !valid) continue;
                     const uint sad = uint(sads[group_column * STRIP + s]);
-                    const uvec2 key = RATE_KEY != 0 ? strip_rate_key(sad, d, p[k], distance_floor[k], uint(params.lambda))
-                                                    : pack_key(sad, 2 * d.x, 2 * d.y);
+                    if (ONE_WORD_RANK_BITS > 0) {
+                        best_word[k] = min(best_word[k], (sad << ONE_WORD_RANK_BITS) | rank[s]);
+                        continue;
+                    }
+                    const uvec2 key = RATE_KEY != 0
+                                          ? strip_rate_key(sad, d[s], p[k], distance_floor[k], uint(params.lambda))
+                                          : pack_key(sad, 2 * d[s].x, 2 * d[s].y);
                     best[k] = key_min(best[k], key);
                 }
             }
@@ -264,7 +281,8 @@ void main() {
     // Not gl_NumSubgroups: lavapipe (Mesa 22.3) derives it from the unspecialised workgroup size.
     const uint subgroups = (gl_WorkGroupSize.x + gl_SubgroupSize - 1) / gl_SubgroupSize;
     [[unroll]] for (int k = 0; k < KEYS; ++k) {
-        const uvec2 least = subgroup_key_min(best[k]);
+        // One-word keys: one subgroupMin, and the key in the slot's low word (its high word 0 for all).
+        const uvec2 least = ONE_WORD_RANK_BITS > 0 ? uvec2(subgroupMin(best_word[k]), 0u) : subgroup_key_min(best[k]);
         if (subgroupElect()) reduction[k * subgroups + gl_SubgroupID] = least;
     }
     barrier();
@@ -275,13 +293,15 @@ void main() {
                 least = key_min(least, reduction[k * subgroups + i]);
             }
             least = subgroup_key_min(least);
+            if (ONE_WORD_RANK_BITS > 0) least = expand_one_word_key(least.x, ONE_WORD_RANK_BITS, params.range);
             if (subgroupElect() && exists[k]) store_best(block_index[k], least);
         }
     }
 #else
     [[unroll]] for (int k = 0; k < KEYS; ++k) {
         barrier();  // the previous block's tree has been read
-        reduction[lane] = best[k];
+        reduction[lane] = ONE_WORD_RANK_BITS > 0 ? expand_one_word_key(best_word[k], ONE_WORD_RANK_BITS, params.range)
+                                                 : best[k];
         barrier();
         for (int stride = 1; stride < invocations; stride *= 2) {
             if (lane % (2 * stride) == 0 && lane + stride < invocations) {

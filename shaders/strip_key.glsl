@@ -25,3 +25,23 @@ ivec2 strip_key_vector(uvec2 key, bool rate_key) {
     return ivec2(key_half_x(key), key_half_y(key)) / 2;
 }
 uint strip_key_cost(uvec2 key, bool rate_key) { return rate_key ? key.y : key_cost(key); }
+
+// full_search.comp's one-word key (ONE_WORD_RANK_BITS = r > 0): SAD << r | the candidate's rank in SPEC
+// §3's order of ties (|d.x| + |d.y|, then d.y, then d.x), so that one unsigned min compares what
+// key_less compares in two words. Given m = |d.x| + |d.y| and d.y, d.x is -(m - |d.y|) or m - |d.y|:
+// (m, d.y, d.x > 0) names the candidate, and numbered in that order it keeps §3's order. The rank is
+// below 8R(R + 1) + 2; full_search.cpp chooses r so that the largest SAD and rank fit in 32 bits.
+uint candidate_rank(ivec2 d, int range) {
+    return uint(((abs(d.x) + abs(d.y)) * (2 * range + 1) + d.y + range) * 2 + (d.x > 0 ? 1 : 0));
+}
+
+// The two-word key (pack_key's) of a one-word key; KEY_NONE for none.
+uvec2 expand_one_word_key(uint word, int rank_bits, int range) {
+    if (word == 0xFFFFFFFFu) return KEY_NONE;
+    const int rank = int(word & ((1u << rank_bits) - 1u));
+    const int row_and_sign = rank % (2 * (2 * range + 1));
+    const int d_y = row_and_sign / 2 - range;
+    const int d_x_length = rank / (2 * (2 * range + 1)) - abs(d_y);
+    const int d_x = (row_and_sign & 1) != 0 ? d_x_length : -d_x_length;
+    return pack_key(word >> rank_bits, 2 * d_x, 2 * d_y);
+}

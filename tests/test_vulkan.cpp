@@ -82,6 +82,8 @@ TEST_SUITE("conformance") {
         for (const auto arithmetic : {Arithmetic::float32, Arithmetic::float16_pairs}) {
             for (const int strip : {4, 12}) {
                 const bool tree_reduction = strip == 12;  // the path of devices without subgroup arithmetic
+                // The rate key's comparison (and large blocks' at large ranges) where one word would do.
+                const bool two_word_keys = arithmetic == Arithmetic::float32 && !tree_reduction;
                 for (const int block : {4, 8, 16, 32}) {
                     // extreme: the largest SADs, for the 16-bit lanes the half sums are gathered in.
                     const auto content = block == 32 || strip == 12 ? xme::test::Content::extreme
@@ -99,7 +101,8 @@ TEST_SUITE("conformance") {
                                                       : std::vector{0};
                     for (const int group : groups) {
                         INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block,
-                             " group ", group, " tree reduction ", tree_reduction);
+                             " group ", group, " tree reduction ", tree_reduction, " two-word keys ",
+                             two_word_keys);
                         std::unique_ptr<xme::MotionSession> session;
                         try {
                             session = xme::vulkan::open_tuned_session(
@@ -107,7 +110,8 @@ TEST_SUITE("conformance") {
                                 {.sad_arithmetic = arithmetic,
                                  .max_strip = strip,
                                  .tree_reduction = tree_reduction,
-                                 .blocks_per_group = group});
+                                 .blocks_per_group = group,
+                                 .two_word_keys = two_word_keys});
                         } catch (const xme::Error& e) {
                             MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
                             break;

@@ -5,6 +5,7 @@
 // settings that strip_kernel_rate_key allows, every pass keys by §8 (RATE_KEY) and reads the temporal
 // predictor from the device.
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "full_search_half_pairs_spv.hpp"
@@ -66,6 +67,18 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     return in;
 }
 
+// full_search.comp's ONE_WORD_RANK_BITS: the rank's bits when a block's largest SAD and a candidate's
+// rank (strip_key.glsl's candidate_rank, below 8R(R + 1) + 2) fit in one 32-bit word, else 0 (two-word
+// keys, as the rate key always has).
+int one_word_rank_bits(const SearchParams& params, bool rate_key, const SessionTuning& tuning) {
+    if (rate_key || tuning.two_word_keys) return 0;
+    const auto block = static_cast<std::uint64_t>(params.block_size);
+    const auto range = static_cast<std::uint64_t>(params.range);
+    const int sad_bits = std::bit_width(block * block * 255);
+    const int rank_bits = std::bit_width(8 * range * (range + 1) + 1);
+    return sad_bits + rank_bits <= 32 ? 32 - sad_bits : 0;
+}
+
 const ShaderBinary& search_shader(bool half_pairs, bool subgroup_reduce) {
     if (half_pairs)
         return subgroup_reduce ? shaders::full_search_half_pairs_subgroup : shaders::full_search_half_pairs;
@@ -120,7 +133,8 @@ public:
              {"RATE_KEY", rate_key_ ? 1 : 0},
              {"GROUP", shape_.group},
              {"REDUCTION_SLOTS", shape_.reduction_slots},
-             {"WRITE_RESULTS", write_results_ ? 1 : 0}},
+             {"WRITE_RESULTS", write_results_ ? 1 : 0},
+             {"ONE_WORD_RANK_BITS", one_word_rank_bits(options.params, rate_key_, tuning)}},
             push_constant_layout<FullSearchParams>());
         refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
                                     push_constant_layout<HpelRefineParams>());

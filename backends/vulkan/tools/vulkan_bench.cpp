@@ -102,12 +102,16 @@ int main(int argc, char** argv) {
                  {.sad_arithmetic = Arithmetic::float16_pairs, .max_strip = strip, .min_strip = strip}});
         }
         // full_search.comp's GROUP: blocks searched together, sharing one window and one set-up.
+        // Each with one-word keys (where they fit) and with two-word ones.
         for (const int group : {1, 2, 4}) {
-            xme::vulkan::SessionTuning tuning;
-            tuning.blocks_per_group = group;
-            runs.push_back(
-                {"fast fs, " + std::to_string(group) + "x" + std::to_string(group) + " blocks per group",
-                 "fast", xme::Subpel::none, tuning});
+            for (const bool two_words : {false, true}) {
+                xme::vulkan::SessionTuning tuning;
+                tuning.blocks_per_group = group;
+                tuning.two_word_keys = two_words;
+                runs.push_back({"fast fs, " + std::to_string(group) + "x" + std::to_string(group) +
+                                    " blocks per group" + (two_words ? ", two-word keys" : ""),
+                                "fast", xme::Subpel::none, tuning});
+            }
         }
         xme::vulkan::SessionTuning tree;
         tree.tree_reduction = true;

@@ -32,6 +32,9 @@ struct SessionTuning {
     // "fast": full_search.comp searches G x G neighbouring blocks per workgroup, sharing one staged
     // window and one set-up; 1..4, 0: chosen by block size (full_search.cpp).
     int blocks_per_group = 0;
+    // "fast": compare candidates by two-word keys even where one word holds SAD and rank (the path of
+    // the rate key and of large blocks with large ranges, so that tests reach it everywhere).
+    bool two_word_keys = false;
     // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 4.
     // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.
     int partition_strip = 0;
