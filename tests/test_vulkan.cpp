@@ -128,12 +128,18 @@ TEST_SUITE("conformance") {
         const auto frames = xme::test::make_pair(xme::test::Content::moving_texture, 40, 24, rng);
         const xme::SearchParams params{8, 3, xme::BorderMode::restrict, xme::SearchMethod::full};
         const auto options = options_for(frames.current, params, "fast");
-        auto session = xme::vulkan::open_tuned_session(*device, options, {.max_strip = 5, .min_strip = 5});
-        session->submit({0, frames.reference.view(), 1, frames.current.view()});
-        check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
-                    session->receive().field);
+        // And tiles of at most 3 rows: three tiles down the window, each invocation keying several.
+        for (const auto& tuning : {xme::vulkan::SessionTuning{.max_strip = 5, .min_strip = 5},
+                                   xme::vulkan::SessionTuning{.max_tile_rows = 3}}) {
+            INFO("strip ", tuning.min_strip, " tile rows ", tuning.max_tile_rows);
+            auto session = xme::vulkan::open_tuned_session(*device, options, tuning);
+            session->submit({0, frames.reference.view(), 1, frames.current.view()});
+            check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                        session->receive().field);
+        }
         for (const auto& refused : {xme::vulkan::SessionTuning{.blocks_per_group = 5},
-                                    xme::vulkan::SessionTuning{.max_strip = 4, .min_strip = 5}}) {
+                                    xme::vulkan::SessionTuning{.max_strip = 4, .min_strip = 5},
+                                    xme::vulkan::SessionTuning{.max_tile_rows = -1}}) {
             CHECK_THROWS_AS(static_cast<void>(xme::vulkan::open_tuned_session(*device, options, refused)),
                             xme::Error);
         }

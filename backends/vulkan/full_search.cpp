@@ -36,9 +36,18 @@ int blocks_per_group(const SessionTuning& tuning, int block) {
     return block <= 16 ? 2 : 1;
 }
 
+// The tile's candidate rows: the tuning's, else (docs/vulkan-notes.md, "Shorter tiles for small
+// blocks") at most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to carry an
+// invocation's per-block costs over one tile's 3 candidates per block at range 16 (H100: 1.29x at block
+// 4, 1.05x at 8, 0.89x at 16 with 17 rows). 0 leaves it to the cost model.
+int max_tile_rows(const SessionTuning& tuning, int block) {
+    if (tuning.max_tile_rows > 0) return tuning.max_tile_rows;
+    return block <= 8 ? 11 : 0;
+}
+
 // On GPUs, 16-bit pairs halve the SAD loop's arithmetic; lavapipe emulates 16-bit floats, 3 times
-// slower than 32-bit ones there (docs/vulkan-notes.md). Strips of up to 12 candidates: wider ones
-// save shared-memory loads, and lavapipe too runs them fastest.
+// slower than 32-bit ones there (docs/vulkan-notes.md). Strips of up to 12 candidates for one block
+// per workgroup: wider ones save shared-memory loads, and lavapipe too runs them fastest.
 TileShapeInputs shape_inputs(const Context& context, const SessionOptions& options,
                              const SessionTuning& tuning) {
     using Arithmetic = SessionTuning::SadArithmetic;
@@ -51,8 +60,17 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.range = options.params.range;
     in.block = b;
     in.block_count = blocks_across(options.width, b) * blocks_across(options.height, b);
-    in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : 12;
+    in.group = blocks_per_group(tuning, b);
+    // An invocation holds GROUP x STRIP partial sums per row of blocks, which the cost model does not
+    // count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11, 102 registers,
+    // 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms).
+    in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : 12 / in.group;
     in.min_strip = std::max(1, tuning.min_strip);
+    if (tuning.max_tile_rows < 0) {
+        throw Error(ErrorKind::invalid_argument, "at most " + std::to_string(tuning.max_tile_rows) +
+                                                     " candidate rows per tile: expected 0 (any) or more");
+    }
+    in.max_tile_rows = max_tile_rows(tuning, b);
     if (in.min_strip > in.max_strip) {
         throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
                                                      " candidates but at most " +
@@ -63,7 +81,6 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
         (tuning.sad_arithmetic == Arithmetic::automatic && context.float16() && !cpu_device(context));
     in.subgroup = context.subgroup_size();
     in.shared_banks = !cpu_device(context);
-    in.group = blocks_per_group(tuning, b);
     return in;
 }
 

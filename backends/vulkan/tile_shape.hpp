@@ -28,6 +28,7 @@ struct TileShapeInputs {
     int group = 1;  // blocks across and down one workgroup: their pixels form a square of group * block
     int min_strip = 1;
     int max_strip = 12;
+    int max_tile_rows = 0;       // 0: no limit
     bool half_pairs = false;     // full_search.comp's HALF_PAIRS: two rows per element
     std::uint32_t subgroup = 1;  // lanes paid for together (the device's subgroup size)
     bool shared_banks = true;    // pad window rows to avoid bank conflicts (GPUs)

@@ -113,6 +113,20 @@ int main(int argc, char** argv) {
                                 "fast", xme::Subpel::none, tuning});
             }
         }
+        // Shorter tiles: more candidates per invocation and block, more window rows staged.
+        for (const int rows : {1000, 17, 11, 9}) {  // 1000: as many as fit
+            for (const int group : {2, 4}) {
+                if (group * block > 32) continue;
+                xme::vulkan::SessionTuning tuning;
+                tuning.blocks_per_group = group;
+                tuning.max_tile_rows = rows;
+                runs.push_back({"fast fs, " + std::to_string(group) + "x" + std::to_string(group) +
+                                    " blocks per group, tiles of " +
+                                    (rows == 1000 ? std::string("any") : "<= " + std::to_string(rows)) +
+                                    " rows",
+                                "fast", xme::Subpel::none, tuning});
+            }
+        }
         xme::vulkan::SessionTuning tree;
         tree.tree_reduction = true;
         runs.push_back({"fast fs, keys reduced by the barrier tree", "fast", xme::Subpel::none, tree});

@@ -21,7 +21,8 @@ struct SessionTuning {
     // "fast": the arithmetic of the SAD loop (full_search.comp). automatic: 16-bit float pairs on GPUs
     // that have shaderFloat16, 32-bit floats elsewhere.
     enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
-    // "fast": at most this many adjacent candidates per invocation; 0: 12.
+    // "fast": at most this many adjacent candidates per invocation; 0: 12 over the group's side
+    // (12, 6, 4 or 3).
     int max_strip = 0;
     // "fast": at least this many (up to max_strip); 0: 1. Equal to max_strip, it fixes the strip that
     // the tile shape's cost model would otherwise choose.
@@ -35,6 +36,11 @@ struct SessionTuning {
     // "fast": compare candidates by two-word keys even where one word holds SAD and rank (the path of
     // the rate key and of large blocks with large ranges, so that tests reach it everywhere).
     bool two_word_keys = false;
+    // "fast": at most this many candidate rows per tile; 0: chosen by block size (full_search.cpp),
+    // a number above the window's 2R + 1 rows: as many as fit. Shorter tiles give each invocation more
+    // candidates per block, over which its per-block costs (the keys' reduction, the result) are
+    // spread, at the price of staging more window rows.
+    int max_tile_rows = 0;
     // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 4.
     // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.
     int partition_strip = 0;
