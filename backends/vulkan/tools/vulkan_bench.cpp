@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
         }
         // full_search.comp's GROUP: blocks searched together, sharing one window and one set-up.
         // Each with one-word keys (where they fit) and with two-word ones.
-        for (const int group : {1, 2, 4}) {
+        for (const int group : {1, 2, 3, 4}) {
             for (const bool two_words : {false, true}) {
                 xme::vulkan::SessionTuning tuning;
                 tuning.blocks_per_group = group;
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
         }
         // Shorter tiles: more candidates per invocation and block, more window rows staged.
         for (const int rows : {1000, 17, 11, 9}) {  // 1000: as many as fit
-            for (const int group : {2, 4}) {
+            for (const int group : {2, 3, 4}) {
                 if (group * block > 32) continue;
                 xme::vulkan::SessionTuning tuning;
                 tuning.blocks_per_group = group;
