@@ -37,12 +37,13 @@ int blocks_per_group(const SessionTuning& tuning, int block) {
 }
 
 // The tile's candidate rows: the tuning's, else (docs/vulkan-notes.md, "Shorter tiles for small
-// blocks") at most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to carry an
-// invocation's per-block costs over one tile's 3 candidates per block at range 16 (H100: 1.29x at block
-// 4, 1.05x at 8, 0.89x at 16 with 17 rows). 0 leaves it to the cost model.
-int max_tile_rows(const SessionTuning& tuning, int block) {
+// blocks") on GPUs at most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to
+// carry an invocation's per-block costs over one tile's 3 candidates per block at range 16 (H100: 1.29x
+// at block 4, 1.05x at 8, 0.89x at 16 with 17 rows). lavapipe runs block 8 faster in tall tiles. 0
+// leaves it to the cost model.
+int max_tile_rows(const SessionTuning& tuning, int block, bool cpu) {
     if (tuning.max_tile_rows > 0) return tuning.max_tile_rows;
-    return block <= 8 ? 11 : 0;
+    return block <= 8 && !cpu ? 11 : 0;
 }
 
 // On GPUs, 16-bit pairs halve the SAD loop's arithmetic; lavapipe emulates 16-bit floats, 3 times
@@ -61,16 +62,18 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.block = b;
     in.block_count = blocks_across(options.width, b) * blocks_across(options.height, b);
     in.group = blocks_per_group(tuning, b);
-    // An invocation holds GROUP x STRIP partial sums per row of blocks, which the cost model does not
-    // count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11, 102 registers,
-    // 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms).
-    in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : 12 / in.group;
+    // On GPUs an invocation holds GROUP x STRIP partial sums per row of blocks in registers, which the
+    // cost model does not count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11,
+    // 102 registers, 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms). lavapipe runs 2x2 groups
+    // of block 16 1.8x faster with strips of 11 than of 6 (docs/vulkan-notes.md).
+    const int default_max_strip = cpu_device(context) ? 12 : 12 / in.group;
+    in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : default_max_strip;
     in.min_strip = std::max(1, tuning.min_strip);
     if (tuning.max_tile_rows < 0) {
         throw Error(ErrorKind::invalid_argument, "at most " + std::to_string(tuning.max_tile_rows) +
                                                      " candidate rows per tile: expected 0 (any) or more");
     }
-    in.max_tile_rows = max_tile_rows(tuning, b);
+    in.max_tile_rows = max_tile_rows(tuning, b, cpu_device(context));
     if (in.min_strip > in.max_strip) {
         throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
                                                      " candidates but at most " +

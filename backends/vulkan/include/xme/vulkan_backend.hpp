@@ -22,7 +22,7 @@ struct SessionTuning {
     // that have shaderFloat16, 32-bit floats elsewhere.
     enum class SadArithmetic { automatic, float32, float16_pairs } sad_arithmetic = SadArithmetic::automatic;
     // "fast": at most this many adjacent candidates per invocation; 0: 12 over the group's side
-    // (12, 6, 4 or 3).
+    // (12, 6, 4 or 3) on GPUs, 12 on CPU devices (lavapipe).
     int max_strip = 0;
     // "fast": at least this many (up to max_strip); 0: 1. Equal to max_strip, it fixes the strip that
     // the tile shape's cost model would otherwise choose.
