@@ -145,6 +145,35 @@ TEST_SUITE("conformance") {
         }
     }
 
+    TEST_CASE("vulkan: one-word keys at the range where they still fit, two-word keys past it") {
+        const auto device = xme::test::vulkan_device();
+        if (!device) return;
+        auto rng = xme::test::rng_for("vulkan key width");
+        // Block 32: SADs up to 261,120 take 18 bits; the rank of range 44 (below 15,842) takes 14, of 45
+        // 15: the largest keys of 44 fill the word, and 45 must fall back to two words. Only the corners
+        // (45, 45) and (-45, 45) have ranks past 14 bits at 45, so the first block's match is put there.
+        auto frames = xme::test::make_pair(xme::test::Content::extreme, 96, 80, rng);
+        std::uniform_int_distribution<int> level(0, 255);
+        for (int y = 0; y < frames.reference.height(); ++y) {
+            for (int x = 0; x < frames.reference.width(); ++x)
+                frames.reference.at(x, y) = static_cast<std::uint8_t>(level(rng));
+        }
+        for (int y = 0; y < 32; ++y) {
+            for (int x = 0; x < 32; ++x) frames.current.at(x, y) = frames.reference.at(x + 45, y + 45);
+        }
+        for (const int range : {44, 45}) {
+            for (const auto border : {xme::BorderMode::pad, xme::BorderMode::restrict}) {
+                INFO("range ", range, " border ", static_cast<int>(border));
+                const xme::SearchParams params{32, range, border, xme::SearchMethod::full};
+                auto session =
+                    xme::vulkan::open_tuned_session(*device, options_for(frames.current, params, "fast"), {});
+                session->submit({0, frames.reference.view(), 1, frames.current.view()});
+                check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                            session->receive().field);
+            }
+        }
+    }
+
     TEST_CASE("vulkan: a video through one session, several pairs in flight") {
         const auto device = xme::test::vulkan_device();
         if (!device) return;
