@@ -92,6 +92,16 @@ TEST_SUITE("scheduler") {
         MESSAGE("split over ", devices.size(), " devices; ", used.size(), " of them computed pairs");
     }
 
+    TEST_CASE("split over two devices on the host's cores says that they compete for them") {
+        const auto planes = clip_or_synthetic();
+        const Run split = schedule(xme::Policy::split, {"cpu", "reference"}, planes);
+        REQUIRE(split.notices.size() == 1);
+        CHECK(split.notices.front().find("cpu and reference compute on the same CPU cores") !=
+              std::string::npos);
+        CHECK(schedule(xme::Policy::mirror, {"cpu", "reference"}, planes)
+                  .notices.empty());  // mirror: on purpose
+    }
+
     TEST_CASE("mirror runs every pair on every device, and they agree") {
         xme::Registry registry = xme::make_builtin_registry();
         const auto devices = devices_here(registry);

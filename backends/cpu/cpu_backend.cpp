@@ -41,6 +41,7 @@ DeviceInfo describe_cpu() {
     info.description = processor_name() + ", " + std::to_string(omp_get_max_threads()) +
                        " threads, SAD kernel " + info.variants.front();
     info.preference = 10;  // below any GPU
+    info.on_host_cores = true;
     return info;
 }
 

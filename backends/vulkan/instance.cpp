@@ -268,6 +268,7 @@ DeviceInfo describe_device(const Instance& instance, int index) {
         std::to_string(properties.limits.maxComputeSharedMemorySize / 1024) + " KiB shared memory";
     info.variants = {"fast", "legacy"};
     info.preference = preference_of(properties.deviceType);
+    info.on_host_cores = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;  // lavapipe, SwiftShader
     if (properties.apiVersion < VK_API_VERSION_1_1) {
         info.available = false;
         info.unavailable_reason = info.description + ": xme needs a Vulkan 1.1 device";

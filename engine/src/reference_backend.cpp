@@ -19,6 +19,7 @@ DeviceInfo describe_reference() {
         "the scalar reference of docs/SPEC.md: slow, literal, the oracle every backend is tested against";
     info.variants = {"scalar"};
     info.preference = 0;  // never chosen automatically
+    info.on_host_cores = true;
     return info;
 }
 

@@ -26,6 +26,9 @@ struct DeviceInfo {
     std::string unavailable_reason;  // when not available: why, and what to do about it
     std::vector<std::string> variants;  // implementation strategies; the first is the default
     int preference = 0;  // "best available" opens the available device with the highest value
+    // It computes on the host's CPU cores (the CPU backend, the reference, a CPU-type Vulkan device
+    // such as lavapipe): two such devices in one split job compete for the same cores.
+    bool on_host_cores = false;
 };
 
 struct SessionOptions {
