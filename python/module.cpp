@@ -77,6 +77,7 @@ py::list list_devices() {
         entry["available"] = info.available;
         entry["reason"] = info.unavailable_reason;
         entry["variants"] = info.variants;
+        entry["on_host_cores"] = info.on_host_cores;
         entry["default"] = info.name == best;
         out.append(entry);
     }
@@ -114,7 +115,8 @@ PYBIND11_MODULE(xme, module) {
     module.def("devices", &list_devices,
                "Every device of every backend in this build, and every backend left out: a list of dicts "
                "with name, backend, description, available, reason (why it is unavailable or absent), "
-               "variants (the first is the default) and default (the one device='auto' opens).");
+               "variants (the first is the default), on_host_cores (it computes on this machine's CPU cores: "
+               "two such devices under split compete for them) and default (the one device='auto' opens).");
     module.def("ffmpeg_available", &xme::ffmpeg_available,
                "Whether open_video reads containers and codecs through FFmpeg (else .y4m and raw only).");
     // Devices are closed before the interpreter exits, while every GPU driver is still loaded.

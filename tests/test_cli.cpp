@@ -221,6 +221,8 @@ TEST_SUITE("cli") {
         CHECK(run.exit_code == 0);
         for (const char* name : {"cpu", "reference", "cuda", "vulkan"})
             CHECK(run.output.find(name) != std::string::npos);
+        // The CPU backend's entry says it shares the host's cores (split's notice rests on it).
+        CHECK(run.output.find("computes on this machine's CPU cores") != std::string::npos);
     }
 
     TEST_CASE("a machine without a Vulkan driver: devices says why, with validation asked for too") {

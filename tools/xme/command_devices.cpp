@@ -21,6 +21,8 @@ Command add_devices_command(CLI::App& app) {
                 std::cout << info.name << (info.name == best ? "  [default]" : "") << "\n    " << info.description
                           << "\n    variants:";
                 for (const auto& variant : info.variants) std::cout << " " << variant;
+                // Two such devices under split compete for the cores (the scheduler says so too).
+                if (info.on_host_cores) std::cout << "\n    computes on this machine's CPU cores";
                 std::cout << "\n";
             } else {
                 std::cout << info.name << "  [unavailable]\n    " << info.unavailable_reason << "\n";
