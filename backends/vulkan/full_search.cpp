@@ -42,6 +42,10 @@ int blocks_per_group(const SessionTuning& tuning, int block) {
 // at block 4, 1.05x at 8, 0.89x at 16 with 17 rows). lavapipe runs block 8 faster in tall tiles. 0
 // leaves it to the cost model.
 int max_tile_rows(const SessionTuning& tuning, int block, bool cpu) {
+    if (tuning.max_tile_rows < 0) {
+        throw Error(ErrorKind::invalid_argument, "at most " + std::to_string(tuning.max_tile_rows) +
+                                                     " candidate rows per tile: expected 0 (any) or more");
+    }
     if (tuning.max_tile_rows > 0) return tuning.max_tile_rows;
     return block <= 8 && !cpu ? 11 : 0;
 }
@@ -57,6 +61,7 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
                     context.name() + " has no 16-bit float arithmetic (shaderFloat16)");
     }
     const int b = options.params.block_size;
+    const bool cpu = cpu_device(context);
     TileShapeInputs in;
     in.range = options.params.range;
     in.block = b;
@@ -66,24 +71,19 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     // cost model does not count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11,
     // 102 registers, 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms). lavapipe runs 2x2 groups
     // of block 16 1.8x faster with strips of 11 than of 6 (docs/vulkan-notes.md).
-    const int default_max_strip = cpu_device(context) ? 12 : 12 / in.group;
+    const int default_max_strip = cpu ? 12 : 12 / in.group;
     in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : default_max_strip;
     in.min_strip = std::max(1, tuning.min_strip);
-    if (tuning.max_tile_rows < 0) {
-        throw Error(ErrorKind::invalid_argument, "at most " + std::to_string(tuning.max_tile_rows) +
-                                                     " candidate rows per tile: expected 0 (any) or more");
-    }
-    in.max_tile_rows = max_tile_rows(tuning, b, cpu_device(context));
+    in.max_tile_rows = max_tile_rows(tuning, b, cpu);
     if (in.min_strip > in.max_strip) {
         throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
                                                      " candidates but at most " +
                                                      std::to_string(in.max_strip));
     }
-    in.half_pairs =
-        tuning.sad_arithmetic == Arithmetic::float16_pairs ||
-        (tuning.sad_arithmetic == Arithmetic::automatic && context.float16() && !cpu_device(context));
+    in.half_pairs = tuning.sad_arithmetic == Arithmetic::float16_pairs ||
+                    (tuning.sad_arithmetic == Arithmetic::automatic && context.float16() && !cpu);
     in.subgroup = context.subgroup_size();
-    in.shared_banks = !cpu_device(context);
+    in.shared_banks = !cpu;
     return in;
 }
 

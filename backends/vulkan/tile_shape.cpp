@@ -88,6 +88,7 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
     const int side = 2 * in.range + 1;
     const int max_invocations = static_cast<int>(
         std::min({512u, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]}));
+    const int max_rows = in.max_tile_rows > 0 ? std::min(side, in.max_tile_rows) : side;
     TileShape best;
     double best_cost = std::numeric_limits<double>::infinity();
     for (int strip = in.min_strip; strip <= std::min(in.max_strip, side); ++strip) {
@@ -95,7 +96,6 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
         for (int strips_x = 1; strips_x <= std::min(strip_columns, max_invocations); ++strips_x) {
             const int tiles_x = ceil_div(strip_columns, strips_x);
             if (ceil_div(strip_columns, tiles_x) != strips_x) continue;  // the same tiles, wider
-            const int max_rows = in.max_tile_rows > 0 ? std::min(side, in.max_tile_rows) : side;
             for (int tile_h = 1; tile_h <= std::min(max_rows, max_invocations / strips_x); ++tile_h) {
                 const int tiles_y = ceil_div(side, tile_h);
                 if (ceil_div(side, tiles_y) != tile_h) continue;

@@ -70,13 +70,14 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
     const auto at = [&](int c, int r) {
         return &patch[static_cast<std::size_t>((r + 2) * patch_width + c + 2)];
     };
-    // Each needed plane at columns ax .. ax + width and rows ay .. ay + height.
+    // Each needed half-sample plane at columns ax .. ax + width and rows ay .. ay + height; the integer
+    // plane G is the patch itself.
     const int columns = width + 1;
     const int rows = height + 1;
     std::vector<int> planes[h264_plane_count];
     bool needs[h264_plane_count] = {};
     needs[taps[0].plane] = needs[taps[1].plane] = true;
-    for (int plane = 0; plane < h264_plane_count; ++plane) {
+    for (int plane = 1; plane < h264_plane_count; ++plane) {
         if (needs[plane])
             planes[plane].resize(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows));
     }
@@ -92,7 +93,6 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < columns; ++c) {
             const std::size_t i = static_cast<std::size_t>(r * columns + c);
-            if (needs[0]) planes[0][i] = *at(c, r);
             if (needs[1])
                 planes[1][i] = clip255((b1[static_cast<std::size_t>((r + 2) * columns + c)] + 16) >> 5);
             if (needs[2]) planes[2][i] = clip255((six_tap(at(c, r - 2), patch_width) + 16) >> 5);
@@ -101,15 +101,16 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
                     clip255((six_tap(&b1[static_cast<std::size_t>(r * columns + c)], columns) + 512) >> 10);
         }
     }
+    // Where each tap's plane starts (its sample at column ax, row ay) and its row stride.
+    const int* origin[h264_plane_count] = {at(0, 0), planes[1].data(), planes[2].data(), planes[3].data()};
+    const std::ptrdiff_t stride[h264_plane_count] = {patch_width, columns, columns, columns};
+    const auto sample = [&](const H264Tap& tap, int c, int r) {
+        return origin[tap.plane][(r + tap.row) * stride[tap.plane] + c + tap.col];
+    };
     for (int r = 0; r < height; ++r) {
         std::uint8_t* out = prediction.row(y + r) + x;
-        for (int c = 0; c < width; ++c) {
-            const int p = planes[taps[0].plane]
-                                [static_cast<std::size_t>((r + taps[0].row) * columns + c + taps[0].col)];
-            const int q = planes[taps[1].plane]
-                                [static_cast<std::size_t>((r + taps[1].row) * columns + c + taps[1].col)];
-            out[c] = static_cast<std::uint8_t>((p + q + 1) >> 1);
-        }
+        for (int c = 0; c < width; ++c)
+            out[c] = static_cast<std::uint8_t>((sample(taps[0], c, r) + sample(taps[1], c, r) + 1) >> 1);
     }
 }
 

@@ -101,6 +101,9 @@ int main(int argc, char** argv) {
                  xme::Subpel::none,
                  {.sad_arithmetic = Arithmetic::float16_pairs, .max_strip = strip, .min_strip = strip}});
         }
+        const auto grouped = [](int group) {
+            return "fast fs, " + std::to_string(group) + "x" + std::to_string(group) + " blocks per group";
+        };
         // full_search.comp's GROUP: blocks searched together, sharing one window and one set-up.
         // Each with one-word keys (where they fit) and with two-word ones.
         for (const int group : {1, 2, 3, 4}) {
@@ -108,9 +111,8 @@ int main(int argc, char** argv) {
                 xme::vulkan::SessionTuning tuning;
                 tuning.blocks_per_group = group;
                 tuning.two_word_keys = two_words;
-                runs.push_back({"fast fs, " + std::to_string(group) + "x" + std::to_string(group) +
-                                    " blocks per group" + (two_words ? ", two-word keys" : ""),
-                                "fast", xme::Subpel::none, tuning});
+                runs.push_back({grouped(group) + (two_words ? ", two-word keys" : ""), "fast",
+                                xme::Subpel::none, tuning});
             }
         }
         // Shorter tiles: more candidates per invocation and block, more window rows staged.
@@ -120,8 +122,7 @@ int main(int argc, char** argv) {
                 xme::vulkan::SessionTuning tuning;
                 tuning.blocks_per_group = group;
                 tuning.max_tile_rows = rows;
-                runs.push_back({"fast fs, " + std::to_string(group) + "x" + std::to_string(group) +
-                                    " blocks per group, tiles of " +
+                runs.push_back({grouped(group) + ", tiles of " +
                                     (rows == 1000 ? std::string("any") : "<= " + std::to_string(rows)) +
                                     " rows",
                                 "fast", xme::Subpel::none, tuning});
