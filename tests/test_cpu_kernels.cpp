@@ -101,14 +101,14 @@ TEST_SUITE("cpu kernels") {
                             const std::uint8_t* q =
                                 reference.origin() + offset(rng) * reference.stride + offset(rng);
                             CHECK(set.kernels.satd(current.origin(), current.stride, p, reference.stride, q,
-                                                   reference.stride, width, height) ==
+                                                   reference.stride, width, height, xme::cpu::satd_exact) ==
                                   plain.satd(current.origin(), current.stride, p, reference.stride, q,
-                                             reference.stride, width, height));
+                                             reference.stride, width, height, xme::cpu::satd_exact));
                             // One plane (a half-sample position): kernels may skip the average.
                             CHECK(set.kernels.satd(current.origin(), current.stride, p, reference.stride, p,
-                                                   reference.stride, width, height) ==
+                                                   reference.stride, width, height, xme::cpu::satd_exact) ==
                                   plain.satd(current.origin(), current.stride, p, reference.stride, p,
-                                             reference.stride, width, height));
+                                             reference.stride, width, height, xme::cpu::satd_exact));
                         }
                     }
                     for (const int n : {1, 3, 6, 7, 8, 9, 10, 17, 18, 34, 40}) {
@@ -157,7 +157,58 @@ TEST_SUITE("cpu kernels") {
             }
             CHECK(expected > 0);
             CHECK(plain.satd(current.origin(), current.stride, prediction.origin(), prediction.stride,
-                             prediction.origin(), prediction.stride, 16, 8) == expected);
+                             prediction.origin(), prediction.stride, 16, 8, xme::cpu::satd_exact) == expected);
+        }
+    }
+
+    TEST_CASE("every SATD kernel with a limit: the exact SATD up to it, a value above it past it") {
+        auto rng = xme::test::rng_for("cpu satd limit");
+        std::vector<xme::cpu::NamedOperationKernels> sets = xme::cpu::simd_operation_kernels();
+        sets.push_back({"plain", xme::cpu::plain_operation_kernels()});
+        std::uniform_int_distribution<int> offset(-20, 20);
+        for (const auto& set : sets) {
+            CAPTURE(set.name);
+            for (const Fill how : fills) {
+                Buffer current(40, 40);
+                Buffer reference(40, 40);
+                fill(current, how, rng);
+                fill(reference, Fill::random, rng);
+                for (const int width : {4, 8, 16, 32}) {
+                    for (const int height : {4, 8, 16, 32}) {
+                        for (const bool one_plane : {true, false}) {
+                            CAPTURE(width);
+                            CAPTURE(height);
+                            CAPTURE(one_plane);
+                            const std::uint8_t* p =
+                                reference.origin() + offset(rng) * reference.stride + offset(rng);
+                            const std::uint8_t* q =
+                                one_plane ? p : reference.origin() + offset(rng) * reference.stride + offset(rng);
+                            const auto satd = [&](int rows, std::uint32_t limit) {
+                                return set.kernels.satd(current.origin(), current.stride, p, reference.stride, q,
+                                                        reference.stride, width, rows, limit);
+                            };
+                            const std::uint32_t exact = satd(height, xme::cpu::satd_exact);
+                            REQUIRE(exact > 2);
+                            // Limits below the first band's sum, mid-way, one short of the sum, at it, past
+                            // it, and exactly each band's running sum (a kernel must not stop at equality).
+                            std::vector<std::uint32_t> limits = {
+                                0, exact / 8, exact / 2, exact - 1, exact, exact + 1,
+                                std::uniform_int_distribution<std::uint32_t>(0, 2 * exact)(rng)};
+                            for (int rows = 4; rows < height; rows += 4)
+                                limits.push_back(satd(rows, xme::cpu::satd_exact));
+                            for (const std::uint32_t limit : limits) {
+                                CAPTURE(limit);
+                                const std::uint32_t bounded = satd(height, limit);
+                                if (exact <= limit) {
+                                    CHECK(bounded == exact);
+                                } else {
+                                    CHECK(bounded > limit);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

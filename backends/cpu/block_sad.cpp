@@ -24,7 +24,7 @@ void plain_sad_x4(const std::uint8_t* current, std::ptrdiff_t current_stride,
 
 std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
                          std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
-                         int height);
+                         int height, std::uint32_t limit);
 void plain_half_pel_planes(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
                            std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
                            std::int32_t* scratch);

@@ -18,10 +18,13 @@ using SadX4 = void (*)(const std::uint8_t* current, std::ptrdiff_t current_strid
                        std::uint32_t sads[4]);
 // SPEC §10: the sum over the 4x4 tiles of satd4(current - prediction), the prediction being the rounded
 // average (p + q + 1) >> 1 of two sample planes (H.264's quarter samples; p == q for the others); width and
-// height multiples of 4.
+// height multiples of 4. The sum when it is at most `limit`, otherwise some value above `limit`: a kernel
+// may stop after a row of tiles once the sum so far exceeds it, as a refinement's candidate that cannot
+// beat the best so far needs no exact cost (docs/search-notes.md). satd_exact asks for the sum always.
 using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
                                const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
-                               std::ptrdiff_t q_stride, int width, int height);
+                               std::ptrdiff_t q_stride, int width, int height, std::uint32_t limit);
+inline constexpr std::uint32_t satd_exact = 0xFFFFFFFFu;
 // SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the
 // width x rows integer positions whose top-left is `source` (readable from 2 rows and columns before to 3
 // after). Each output plane is width x rows with stride width.

@@ -175,16 +175,25 @@ __m256i broadcast_row(const std::uint8_t* p) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+std::uint32_t horizontal_sum(__m256i lanes) {
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
+}
+
 template <bool Averaged>
 std::uint32_t satd_strips16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
                             std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride,
-                            int width, int height) {
+                            int width, int height, std::uint32_t limit) {
     const __m256i pair_sum_diff = _mm256_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  //
                                                    1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1);
     const __m256i low_lanes = _mm256_set1_epi32(1);  // vpmaddwd weights (1, 0): the low 16 bits of each pair
     __m256i total = _mm256_setzero_si256();
-    for (int x = 0; x < width; x += 16) {
-        for (int y = 0; y < height; y += 4) {
+    // Bands of 4 rows across the width, so that the limit can stop the sum after any band.
+    for (int y = 0; y < height; y += 4) {
+        if (y > 0 && limit != satd_exact && horizontal_sum(total) > limit) break;
+        for (int x = 0; x < width; x += 16) {
             __m256i d[4];
             for (int j = 0; j < 4; ++j) {
                 const std::ptrdiff_t row = y + j;
@@ -205,21 +214,20 @@ std::uint32_t satd_strips16(const std::uint8_t* current, std::ptrdiff_t current_
             total = _mm256_add_epi32(total, _mm256_madd_epi16(sum, low_lanes));
         }
     }
-    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
-    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
+    return horizontal_sum(total);
 }
 
 std::uint32_t satd_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
                         std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
-                        int height) {
-    if (width % 16 != 0)
-        return satd_simd<Avx2OperationOps>(current, current_stride, p, p_stride, q, q_stride, width, height);
+                        int height, std::uint32_t limit) {
+    if (width % 16 != 0) {
+        return satd_simd<Avx2OperationOps>(current, current_stride, p, p_stride, q, q_stride, width, height,
+                                           limit);
+    }
     // Half-sample positions predict from one plane (p == q): no average to take.
     if (p == q && p_stride == q_stride)
-        return satd_strips16<false>(current, current_stride, p, p_stride, q, q_stride, width, height);
-    return satd_strips16<true>(current, current_stride, p, p_stride, q, q_stride, width, height);
+        return satd_strips16<false>(current, current_stride, p, p_stride, q, q_stride, width, height, limit);
+    return satd_strips16<true>(current, current_stride, p, p_stride, q, q_stride, width, height, limit);
 }
 
 }  // namespace

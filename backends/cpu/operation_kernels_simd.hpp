@@ -78,9 +78,9 @@ void sad_x4_simd(const std::uint8_t* current, std::ptrdiff_t current_stride,
 template <class Ops>
 std::uint32_t satd_simd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
                         std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
-                        int height) {
-    std::uint32_t total = 0;
-    for (int ty = 0; ty < height; ty += 4) {
+                        int height, std::uint32_t limit) {
+    std::uint32_t total = 0;  // twice the SATD so far
+    for (int ty = 0; ty < height && (total >> 1) <= limit; ty += 4) {
         const std::uint8_t* c = current + ty * current_stride;
         const std::uint8_t* a = p + ty * p_stride;
         const std::uint8_t* b = q + ty * q_stride;

@@ -27,7 +27,7 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
     const std::uint8_t* current = block.current->block(left, top, width, height);
     const std::ptrdiff_t current_stride = block.current->stride();
 
-    const auto satd_at = [&](MotionVector mv) {
+    const auto satd_at = [&](MotionVector mv, std::uint32_t limit) {
         const int col = (mv.x >> 2) - integer_pel.x + 1;
         const int row = (mv.y >> 2) - integer_pel.y + 1;
         const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
@@ -36,7 +36,7 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
         return block.kernels->satd(
             current, current_stride, origin[p.plane] + (row + p.row) * stride[p.plane] + col + p.col,
             stride[p.plane], origin[q.plane] + (row + q.row) * stride[q.plane] + col + q.col, stride[q.plane],
-            width, height);
+            width, height, limit);
     };
     // SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the padded frame) as one box of quarter
     // vectors: floor(v / 4) >= low and ceil(v / 4) <= high exactly when 4 low <= v <= 4 high. The box is
@@ -53,26 +53,34 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
         std::uint64_t cost = 0;
         std::uint32_t satd = 0;
     };
+    const auto cost_of = [&](std::uint32_t satd, MotionVector mv) {
+        return block.lambda == 0 ? satd : rate_constrained_cost(satd, block.lambda, mv, block.predictor);
+    };
     // One stage: the centre (always costed; its SATD known from the stage before, when there was one)
-    // and its valid neighbours at `step`, the least key kept (SPEC §8; built only for a tie of J).
+    // and its valid neighbours at `step`, the least key kept (SPEC §8; built only for a tie of J). The
+    // least key does not depend on the order: the centre, which usually wins, comes first, and a
+    // neighbour's SATD need only be exact while it can still reach the best J; most stop after a row of
+    // tiles (docs/search-notes.md).
     const auto stage = [&](MotionVector centre, int step, const std::uint32_t* centre_satd) {
-        Best best;
-        bool has_best = false;
+        const std::uint32_t satd = centre_satd != nullptr ? *centre_satd : satd_at(centre, satd_exact);
+        Best best{centre, cost_of(satd, centre), satd};
         for (int sy = -1; sy <= 1; ++sy) {
             for (int sx = -1; sx <= 1; ++sx) {
                 const MotionVector mv{centre.x + step * sx, centre.y + step * sy};
-                const bool is_centre = sx == 0 && sy == 0;
-                if (!is_centre && (mv.x < low.x || mv.x > high.x || mv.y < low.y || mv.y > high.y)) continue;
-                const std::uint32_t satd = is_centre && centre_satd != nullptr ? *centre_satd : satd_at(mv);
-                const std::uint64_t cost =
-                    block.lambda == 0 ? satd : rate_constrained_cost(satd, block.lambda, mv, block.predictor);
-                if (has_best && cost >= best.cost &&
-                    (cost > best.cost || !(make_candidate_key(cost, mv, block.predictor) <
-                                           make_candidate_key(best.cost, best.mv, block.predictor)))) {
+                if ((sx == 0 && sy == 0) || mv.x < low.x || mv.x > high.x || mv.y < low.y || mv.y > high.y)
+                    continue;
+                const std::uint64_t rate = cost_of(0, mv);
+                if (rate > best.cost) continue;  // J above the best whatever the SATD
+                const std::uint64_t headroom = best.cost - rate;
+                const std::uint32_t neighbour_satd =
+                    satd_at(mv, headroom < satd_exact ? static_cast<std::uint32_t>(headroom) : satd_exact);
+                if (neighbour_satd > headroom) continue;
+                const std::uint64_t cost = neighbour_satd + rate;
+                if (cost == best.cost && !(make_candidate_key(cost, mv, block.predictor) <
+                                           make_candidate_key(best.cost, best.mv, block.predictor))) {
                     continue;
                 }
-                has_best = true;
-                best = {mv, cost, satd};
+                best = {mv, cost, neighbour_satd};
             }
         }
         return best;

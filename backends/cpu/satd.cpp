@@ -1,4 +1,5 @@
-// SPEC §10's SATD in plain C++: the 4x4 Hadamard transform as butterflies (rows, then columns).
+// SPEC §10's SATD in plain C++: the 4x4 Hadamard transform as butterflies (rows, then columns); it stops
+// after a row of tiles once the sum exceeds the caller's limit.
 #include <cstdlib>
 
 #include "cpu_kernels.hpp"
@@ -7,9 +8,9 @@ namespace xme::cpu {
 
 std::uint32_t plain_satd(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* p,
                          std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride, int width,
-                         int height) {
+                         int height, std::uint32_t limit) {
     std::uint32_t total = 0;
-    for (int ty = 0; ty < height; ty += 4) {
+    for (int ty = 0; ty < height && total <= limit; ty += 4) {
         for (int tx = 0; tx < width; tx += 4) {
             int t[4][4];
             for (int j = 0; j < 4; ++j) {
