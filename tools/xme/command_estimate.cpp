@@ -27,11 +27,13 @@ Command add_estimate_command(CLI::App& app) {
                 settings.read_only = *read_only;
                 std::optional<PairDrawer> drawer;
                 if (!draw->empty()) {
-                    drawer.emplace(*draw, settings.session.params.partitions == Partitions::all,
-                                   settings.start + 1, settings.frames < 0 ? -1 : settings.frames - 1);
                     settings.on_pair = [&drawer](const ScheduledPair& pair, const VideoInfo& video) {
                         drawer->draw(pair, video);
                     };
+                    // --read-only --draw is refused as such, not for a build without FFmpeg.
+                    check_read_only(settings);
+                    drawer.emplace(*draw, settings.session.params.partitions == Partitions::all,
+                                   settings.start + 1, settings.frames < 0 ? -1 : settings.frames - 1);
                 }
                 const EstimateReport report = run_estimate(settings);
                 if (drawer) drawer->finish();

@@ -216,7 +216,8 @@ void read_frames_only(const EstimateSettings& settings, VideoReader& reader, Est
     count_time();
 }
 
-// --read-only writes the summary alone: a file that would hold estimates is refused, naming it.
+}  // namespace
+
 void check_read_only(const EstimateSettings& settings) {
     if (!settings.read_only) return;
     const std::pair<bool, const char*> outputs[] = {
@@ -235,8 +236,6 @@ void check_read_only(const EstimateSettings& settings) {
         }
     }
 }
-
-}  // namespace
 
 bool EstimateReport::all_agree() const {
     return std::all_of(agreements.begin(), agreements.end(),

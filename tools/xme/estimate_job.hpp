@@ -94,6 +94,11 @@ struct EstimateReport {
 // written in either case, with the error in it.
 EstimateReport run_estimate(const EstimateSettings& settings);
 
+// --read-only writes the summary alone: a file that would hold estimates (set in settings) is refused with
+// Error(invalid_argument), naming it. run_estimate checks it too; a command checks it first where an
+// output's own set-up could refuse for another reason.
+void check_read_only(const EstimateSettings& settings);
+
 void print_summary(const EstimateReport& report, const EstimateSettings& settings, std::FILE* out);
 void print_agreement(const EstimateReport& report, std::FILE* out);
 
