@@ -157,7 +157,8 @@ TEST_SUITE("cpu kernels") {
             }
             CHECK(expected > 0);
             CHECK(plain.satd(current.origin(), current.stride, prediction.origin(), prediction.stride,
-                             prediction.origin(), prediction.stride, 16, 8, xme::cpu::satd_exact) == expected);
+                             prediction.origin(), prediction.stride, 16, 8,
+                             xme::cpu::satd_exact) == expected);
         }
     }
 
@@ -182,17 +183,23 @@ TEST_SUITE("cpu kernels") {
                             const std::uint8_t* p =
                                 reference.origin() + offset(rng) * reference.stride + offset(rng);
                             const std::uint8_t* q =
-                                one_plane ? p : reference.origin() + offset(rng) * reference.stride + offset(rng);
+                                one_plane ? p
+                                          : reference.origin() + offset(rng) * reference.stride + offset(rng);
                             const auto satd = [&](int rows, std::uint32_t limit) {
-                                return set.kernels.satd(current.origin(), current.stride, p, reference.stride, q,
-                                                        reference.stride, width, rows, limit);
+                                return set.kernels.satd(current.origin(), current.stride, p, reference.stride,
+                                                        q, reference.stride, width, rows, limit);
                             };
                             const std::uint32_t exact = satd(height, xme::cpu::satd_exact);
                             REQUIRE(exact > 2);
                             // Limits below the first band's sum, mid-way, one short of the sum, at it, past
                             // it, and exactly each band's running sum (a kernel must not stop at equality).
                             std::vector<std::uint32_t> limits = {
-                                0, exact / 8, exact / 2, exact - 1, exact, exact + 1,
+                                0,
+                                exact / 8,
+                                exact / 2,
+                                exact - 1,
+                                exact,
+                                exact + 1,
                                 std::uniform_int_distribution<std::uint32_t>(0, 2 * exact)(rng)};
                             for (int rows = 4; rows < height; rows += 4)
                                 limits.push_back(satd(rows, xme::cpu::satd_exact));
