@@ -190,9 +190,12 @@ std::uint32_t satd_strips16(const std::uint8_t* current, std::ptrdiff_t current_
                                                    1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1);
     const __m256i low_lanes = _mm256_set1_epi32(1);  // vpmaddwd weights (1, 0): the low 16 bits of each pair
     __m256i total = _mm256_setzero_si256();
-    // Bands of 4 rows across the width, so that the limit can stop the sum after any band.
+    // Bands of 4 rows across the width; the limit is tested once, at half the rows. Testing after every
+    // band stopped more neighbours on vtest.avi but cost tree.avi more than it saved, where fewer stop
+    // early and each test (a horizontal sum and a hard-to-predict branch) is paid by every neighbour
+    // (docs/search-notes.md).
     for (int y = 0; y < height; y += 4) {
-        if (y > 0 && limit != satd_exact && horizontal_sum(total) > limit) break;
+        if (2 * y == height && limit != satd_exact && horizontal_sum(total) > limit) break;
         for (int x = 0; x < width; x += 16) {
             __m256i d[4];
             for (int j = 0; j < 4; ++j) {
