@@ -20,7 +20,11 @@ nproc; nvidia-smi --query-gpu=name --format=csv,noheader
 clip=/tmp/split_1080p.y4m
 gunzip -c .device/clips/testsrc2_1080p.y4m.gz > /tmp/one.y4m
 header=$(head -1 /tmp/one.y4m | wc -c)
-{ cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do tail -c +$((header + 1)) /tmp/one.y4m; done; } > "$clip"
+one_size=$(stat -c %s /tmp/one.y4m)
+# Kept between calls of the same length: a long job's clip is tens of GB.
+if [ "$(stat -c %s "$clip" 2>/dev/null)" != $((header + loops * (one_size - header))) ]; then
+  { cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do tail -c +$((header + 1)) /tmp/one.y4m; done; } > "$clip"
+fi
 "$xme" estimate "$clip" --backend cuda:0 --read-only | tail -1
 run() {  # NAME, then estimate's options
   local name=$1; shift
