@@ -5,7 +5,8 @@
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
 # [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r'). DEVICES="cpu cuda:0" on
 # a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"); EXTRA="--threads 6"
-# adds options to every run; PREBUILT=1 uses the xme already built in $XME_BUILD.
+# adds options to every run; PREBUILT=1 uses the xme already built in $XME_BUILD; STAGES=1 prints each
+# job's host stages (read, deliver, each device's submit and receive).
 set -uo pipefail
 loops=${1:-16}
 reps=${2:-3}
@@ -36,6 +37,8 @@ counts = {}
 for f in j['frames']:
     for d in f['devices']: counts[d['device']] = counts.get(d['device'], 0) + 1
 print('%-28s %7.0f pairs/s wall %.3f s setup %.3f s; device s %s; pairs %s' % (sys.argv[1], t['wall_frames_per_second'], t['wall_seconds'], s['setup_seconds'], [round(d['device_seconds'], 3) for d in s['devices']], counts))
+if 'STAGES' in __import__('os').environ:  # where the host's time goes, per stage's own thread
+    print('%-28s read %.3f s deliver %.3f s; submit %s receive %s' % ('', s['read_seconds'], s['deliver_seconds'], [round(d['submit_seconds'], 3) for d in s['devices']], [round(d['receive_seconds'], 3) for d in s['devices']]))
 PY
 }
 for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --subpel qpel" "fs+p41 r32:--range 32 --partitions all"; do
