@@ -9,10 +9,13 @@
 #include <utility>
 
 #include "test_support.hpp"
+#include "xme/accounting.hpp"
 #include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/metrics.hpp"
 #include "xme/motion_compensation.hpp"
+#include "xme/rate.hpp"
+#include "xme/reference.hpp"
 
 using xme::Interpolation;
 using xme::MotionVector;
@@ -239,6 +242,55 @@ TEST_SUITE("reference") {
         CHECK(bits(xme::Predictor::temporal, nullptr) == (7 + 5) + (7 + 1));  // a segment's start
         // Block 1's only available neighbour is block 0, so it is the predictor: d = (0, 2).
         CHECK(bits(xme::Predictor::spatial, nullptr) == (7 + 5) + (1 + 5));
+    }
+
+    TEST_CASE("the metrics' rate, cost and candidates on random fields: each block against its predictor") {
+        auto rng = xme::test::rng_for("metrics sums");
+        std::uniform_int_distribution<int> quarter(-300, 300);
+        std::uniform_int_distribution<std::uint32_t> value(0, 70000);
+        const Plane reference = random_plane(67, 45, rng);  // partial blocks at the right and bottom
+        const Plane current = random_plane(67, 45, rng);
+        const auto random_field = [&] {
+            xme::MotionField field(67, 45, 8, {xme::Distortion::satd, true});  // quarter-pel vectors
+            for (auto& block : field.blocks) {
+                block = {static_cast<std::int16_t>(quarter(rng)), static_cast<std::int16_t>(quarter(rng)),
+                         value(rng), value(rng)};
+            }
+            return field;
+        };
+        const xme::MotionField field = random_field();
+        const xme::MotionField previous = random_field();
+        for (const xme::Predictor predictor :
+             {xme::Predictor::none, xme::Predictor::temporal, xme::Predictor::spatial}) {
+            for (const xme::MotionField* before :
+                 {static_cast<const xme::MotionField*>(nullptr), &previous}) {
+                CAPTURE(static_cast<int>(predictor));
+                CAPTURE(before != nullptr);
+                xme::SearchParams params;
+                params.predictor = predictor;
+                params.subpel =
+                    xme::Subpel::qpel;  // any quarter vector predicts (the PSNR is not checked here)
+                const std::vector<xme::MotionVector> predictors =
+                    ref::field_predictors(params, before, field);
+                std::uint64_t bits = 0;
+                std::uint64_t cost = 0;
+                std::uint64_t candidates = 0;
+                for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+                    const xme::BlockMotion& block = field.blocks[i];
+                    bits +=
+                        static_cast<std::uint64_t>(xme::rate_bits({block.mv_x, block.mv_y}, predictors[i]));
+                    cost += block.cost;
+                    candidates += block.candidates;
+                }
+                const xme::FrameMetrics metrics =
+                    xme::measure_frame(reference.view(), current.view(), field, params, before);
+                CHECK(metrics.rate_bits == bits);
+                CHECK(metrics.total_cost == cost);
+                CHECK(metrics.candidates == candidates);
+                CHECK(xme::pixel_comparisons(metrics.candidates, field.blocks.size(), params) ==
+                      xme::pixel_comparisons(field, params));
+            }
+        }
     }
 
     TEST_CASE("§12 with §9: each pixel from the chosen mode's partition that covers it") {

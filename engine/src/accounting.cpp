@@ -43,8 +43,11 @@ std::uint64_t pixel_comparisons(int width, int height, const SearchParams& param
 }
 
 std::uint64_t pixel_comparisons(const MotionField& field, const SearchParams& params) {
-    return (field.total_candidates() + subpel_candidates_per_block(params) * field.blocks.size()) *
-           area(params);
+    return pixel_comparisons(field.total_candidates(), field.blocks.size(), params);
+}
+
+std::uint64_t pixel_comparisons(std::uint64_t candidates, std::size_t blocks, const SearchParams& params) {
+    return (candidates + subpel_candidates_per_block(params) * blocks) * area(params);
 }
 
 void set_full_search_candidates(MotionField& field, int width, int height, const SearchParams& params) {

@@ -174,7 +174,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         record.metrics = measure_frame(pair.reference->luma.view(), pair.current->luma.view(), field, params,
                                        previous, &compensated);
         if (params.predictor == Predictor::temporal) temporal_predictors = field;
-        record.comparisons = pixel_comparisons(field, params);
+        record.comparisons = pixel_comparisons(record.metrics.candidates, field.blocks.size(), params);
         for (const auto& result : pair.results) {
             record.devices.push_back(result.device);
             record.device_seconds.push_back(result.result.device_seconds);

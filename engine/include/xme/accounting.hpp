@@ -1,6 +1,7 @@
 // SPEC §7: how much work a search is, so that throughput is comparable across devices and sizes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "xme/motion_field.hpp"
@@ -16,6 +17,9 @@ namespace xme {
 // The work a finished search did: each block's integer candidates as it counted them, plus the
 // sub-pel candidates as above. Equals the function above for full search.
 [[nodiscard]] std::uint64_t pixel_comparisons(const MotionField& field, const SearchParams& params);
+// The same from the field's candidates summed already (FrameMetrics::candidates) and its block count.
+[[nodiscard]] std::uint64_t pixel_comparisons(std::uint64_t candidates, std::size_t blocks,
+                                              const SearchParams& params);
 
 // Sets every block's `candidates` to the number of valid integer candidates of full search with the
 // window centred on zero (SPEC §2): for devices whose full search does not count them itself.
