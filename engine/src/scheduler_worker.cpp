@@ -2,6 +2,8 @@
 // the watchdog that abandons a device whose call never returns.
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <vector>
 
 #include "scheduler_state.hpp"
 #include "xme/error.hpp"
@@ -17,6 +19,24 @@ std::string describe(const std::exception_ptr& error) {
     } catch (...) {
     }
     return "unknown error";
+}
+
+// A device's rate, in pairs per second, from its latest pairs' busy times; 0 (not yet measured: it
+// takes one pair at a time, and an idle device backs up the pairs it holds) until there are
+// min_rated_pairs. The first pair is never among them: it carries the session's one-time costs (CUDA
+// loads its kernels at their first launch: ~15 ms on the H100 machine against 0.09 ms a 1080p pair),
+// which made a GPU look 100 times slower than it is. The median, not the mean: one slow pair among
+// the first few (two H200s: a GPU of a split computed 1 to 4 of 7,679 pairs in 5 of 12 jobs) rated
+// a device so slow that it was never given another pair, so never measured again.
+constexpr std::size_t rate_window = 8;
+constexpr std::size_t min_rated_pairs = 3;
+
+double rate_of(const std::deque<double>& recent_seconds) {
+    if (recent_seconds.size() < min_rated_pairs) return 0;
+    std::vector<double> sorted(recent_seconds.begin(), recent_seconds.end());
+    const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+    std::nth_element(sorted.begin(), middle, sorted.end());
+    return 1 / std::max(*middle, 1e-9);
 }
 
 std::string seconds_text(double seconds) {
@@ -152,11 +172,11 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     std::int64_t last_submitted = -2;  // no pair yet
     bool refused = false;              // the last pair in flight was refused by submit
     std::unique_ptr<MotionSession> session;
-    // The device's busy time: each pair after the first from when the device could start on it (its
-    // submission, or the previous result, whichever is later) to its result. Waiting for frames is not
-    // counted.
+    // The device's busy time per pair, for each pair after the first: from when the device could start
+    // on it (its submission, or the previous result, whichever is later) to its result. Waiting for
+    // frames is not counted. The last few are kept for the rate.
     Clock::time_point last_result{};
-    double busy_seconds = 0;
+    std::deque<double> recent_seconds;
     ScheduledDevice& stats = shared.devices[index];
     std::unique_lock lock(shared.mutex);
     // One call into the device, without the lock, watched by the run's thread. False when the run
@@ -200,16 +220,13 @@ void Scheduler::work(std::size_t index, Shared& shared) {
             ++stats.pairs_done;
         }
         const auto now = Clock::now();
-        // The first pair carries the session's one-time costs (CUDA loads its kernels at their first
-        // launch: ~15 ms on the H100 machine against 0.09 ms a 1080p pair), which made a GPU look 100
-        // times slower than it is and split starved it. So the rate counts the pairs after the first,
-        // and until there is one the device counts as not yet measured (it takes one pair at a time).
-        if (computed > 1)
-            busy_seconds +=
-                std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count();
+        if (computed > 1) {
+            recent_seconds.push_back(
+                std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count());
+            if (recent_seconds.size() > rate_window) recent_seconds.pop_front();
+        }
         last_result = now;
-        shared.rates[index] =
-            computed > 1 ? static_cast<double>(computed - 1) / std::max(busy_seconds, 1e-9) : 0;
+        shared.rates[index] = rate_of(recent_seconds);
         shared.changed.notify_all();
     };
     // Gives the device `pair` as its next in flight: false when the run abandoned it meanwhile.
