@@ -244,51 +244,80 @@ TEST_SUITE("reference") {
         CHECK(bits(xme::Predictor::spatial, nullptr) == (7 + 5) + (1 + 5));
     }
 
-    TEST_CASE("the metrics' rate, cost and candidates on random fields: each block against its predictor") {
+    TEST_CASE("the metrics' rate, cost, candidates and modes on random fields, with and without partitions") {
         auto rng = xme::test::rng_for("metrics sums");
         std::uniform_int_distribution<int> quarter(-300, 300);
         std::uniform_int_distribution<std::uint32_t> value(0, 70000);
+        std::uniform_int_distribution<int> choice(0, 3);
         const Plane reference = random_plane(67, 45, rng);  // partial blocks at the right and bottom
         const Plane current = random_plane(67, 45, rng);
-        const auto random_field = [&] {
-            xme::MotionField field(67, 45, 8, {xme::Distortion::satd, true});  // quarter-pel vectors
-            for (auto& block : field.blocks) {
-                block = {static_cast<std::int16_t>(quarter(rng)), static_cast<std::int16_t>(quarter(rng)),
-                         value(rng), value(rng)};
+        const auto random_motion = [&] {
+            return xme::BlockMotion{static_cast<std::int16_t>(quarter(rng)),
+                                    static_cast<std::int16_t>(quarter(rng)), value(rng), value(rng)};
+        };
+        // Quarter-pel vectors (a SATD field's), so that the PSNR's prediction takes any of them.
+        const auto random_field = [&](bool partitions) {
+            xme::MotionField field(67, 45, 16, {xme::Distortion::satd, true});
+            for (auto& block : field.blocks) block = random_motion();
+            if (!partitions) return field;
+            field.macroblocks.resize(field.blocks.size());
+            for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+                xme::MacroblockMotion& macroblock = field.macroblocks[i];
+                for (auto& partition : macroblock.partitions) partition = random_motion();
+                macroblock.partitions[0] = field.blocks[i];  // SPEC §8: the predictors read the 16x16 one
+                macroblock.decision.mode = static_cast<xme::MacroblockMode>(choice(rng));
+                for (auto& sub_mode : macroblock.decision.sub_modes)
+                    sub_mode = static_cast<xme::SubMode>(choice(rng));
+                macroblock.decision.cost = value(rng);
             }
             return field;
         };
-        const xme::MotionField field = random_field();
-        const xme::MotionField previous = random_field();
-        for (const xme::Predictor predictor :
-             {xme::Predictor::none, xme::Predictor::temporal, xme::Predictor::spatial}) {
-            for (const xme::MotionField* before :
-                 {static_cast<const xme::MotionField*>(nullptr), &previous}) {
-                CAPTURE(static_cast<int>(predictor));
-                CAPTURE(before != nullptr);
-                xme::SearchParams params;
-                params.predictor = predictor;
-                params.subpel =
-                    xme::Subpel::qpel;  // any quarter vector predicts (the PSNR is not checked here)
-                const std::vector<xme::MotionVector> predictors =
-                    ref::field_predictors(params, before, field);
-                std::uint64_t bits = 0;
-                std::uint64_t cost = 0;
-                std::uint64_t candidates = 0;
-                for (std::size_t i = 0; i < field.blocks.size(); ++i) {
-                    const xme::BlockMotion& block = field.blocks[i];
-                    bits +=
-                        static_cast<std::uint64_t>(xme::rate_bits({block.mv_x, block.mv_y}, predictors[i]));
-                    cost += block.cost;
-                    candidates += block.candidates;
+        for (const bool partitions : {false, true}) {
+            const xme::MotionField field = random_field(partitions);
+            const xme::MotionField previous = random_field(partitions);
+            for (const xme::Predictor predictor :
+                 {xme::Predictor::none, xme::Predictor::temporal, xme::Predictor::spatial}) {
+                for (const xme::MotionField* before :
+                     {static_cast<const xme::MotionField*>(nullptr), &previous}) {
+                    CAPTURE(partitions);
+                    CAPTURE(static_cast<int>(predictor));
+                    CAPTURE(before != nullptr);
+                    xme::SearchParams params;
+                    params.predictor = predictor;
+                    if (partitions) params.partitions = xme::Partitions::all;
+                    const std::vector<xme::MotionVector> predictors =
+                        ref::field_predictors(params, before, field);
+                    std::uint64_t bits = 0;
+                    std::uint64_t cost = 0;
+                    std::uint64_t candidates = 0;
+                    std::array<std::uint64_t, 4> modes{};
+                    for (std::size_t i = 0; i < field.blocks.size(); ++i) {
+                        const auto bits_of = [&](const xme::BlockMotion& motion) {
+                            return static_cast<std::uint64_t>(
+                                xme::rate_bits({motion.mv_x, motion.mv_y}, predictors[i]));
+                        };
+                        candidates += field.blocks[i].candidates;
+                        if (!partitions) {
+                            bits += bits_of(field.blocks[i]);
+                            cost += field.blocks[i].cost;
+                            continue;
+                        }
+                        const xme::MacroblockMotion& macroblock = field.macroblocks[i];
+                        for (const int index :
+                             xme::partitions_of_mode(macroblock.decision.mode, macroblock.decision.sub_modes))
+                            bits += bits_of(macroblock.partitions[static_cast<std::size_t>(index)]);
+                        cost += macroblock.decision.cost;
+                        ++modes[static_cast<std::size_t>(macroblock.decision.mode)];
+                    }
+                    const xme::FrameMetrics metrics =
+                        xme::measure_frame(reference.view(), current.view(), field, params, before);
+                    CHECK(metrics.rate_bits == bits);
+                    CHECK(metrics.total_cost == cost);
+                    CHECK(metrics.candidates == candidates);
+                    for (std::size_t m = 0; m < modes.size(); ++m) CHECK(metrics.modes[m] == modes[m]);
+                    CHECK(xme::pixel_comparisons(metrics.candidates, field.blocks.size(), params) ==
+                          xme::pixel_comparisons(field, params));
                 }
-                const xme::FrameMetrics metrics =
-                    xme::measure_frame(reference.view(), current.view(), field, params, before);
-                CHECK(metrics.rate_bits == bits);
-                CHECK(metrics.total_cost == cost);
-                CHECK(metrics.candidates == candidates);
-                CHECK(xme::pixel_comparisons(metrics.candidates, field.blocks.size(), params) ==
-                      xme::pixel_comparisons(field, params));
             }
         }
     }

@@ -59,8 +59,8 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
     // One stage: the centre (always costed; its SATD known from the stage before, when there was one)
     // and its valid neighbours at `step`, the least key kept (SPEC §8; built only for a tie of J). The
     // least key does not depend on the order: the centre, which usually wins, comes first, and a
-    // neighbour's SATD need only be exact while it can still reach the best J; most stop after a row of
-    // tiles (docs/search-notes.md).
+    // neighbour's SATD need only be exact while it can still reach the best J; on a static scene most
+    // stop at half the rows (docs/search-notes.md).
     const auto stage = [&](MotionVector centre, int step, const std::uint32_t* centre_satd) {
         const std::uint32_t satd = centre_satd != nullptr ? *centre_satd : satd_at(centre, satd_exact);
         Best best{centre, cost_of(satd, centre), satd};

@@ -72,35 +72,35 @@ FrameMetrics with_psnr(FrameMetrics metrics, PlaneView reference, PlaneView curr
 FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionField& field,
                            const SearchParams& params, const MotionField* previous,
                            const CompensatedFrame* compensated) {
+    // One pass over the blocks (and macroblocks) for the rate, the cost, the candidates and the modes: a
+    // whole job's delivery thread runs this for every pair, where a 1080p field arrives from another
+    // thread's cache, and a pass per figure made the metrics most of the host-bound jobs' delivery
+    // (docs/scheduler-notes.md). The spatial predictor, a median of final vectors, is the reference's;
+    // the others are zero or the previous pair's vector, read in the pass.
     FrameMetrics metrics;
-    if (field.macroblocks.empty() && params.predictor != Predictor::spatial) {
-        // One pass over the blocks for the rate, the cost and the candidates: a whole job's delivery
-        // thread runs this for every pair, where a 1080p field (130 KB) arrives from another thread's
-        // cache, and a pass per figure made the metrics most of the host-bound jobs' delivery
-        // (docs/scheduler-notes.md). Each block's predictor is zero or the previous pair's vector.
-        const bool temporal = params.predictor == Predictor::temporal && previous != nullptr;
-        for (std::size_t i = 0; i < field.blocks.size(); ++i) {
-            const BlockMotion& block = field.blocks[i];
-            const MotionVector predictor =
-                temporal ? MotionVector{previous->blocks[i].mv_x, previous->blocks[i].mv_y} : MotionVector{};
-            metrics.rate_bits += static_cast<std::uint64_t>(rate_bits({block.mv_x, block.mv_y}, predictor));
-            metrics.total_cost += block.cost;
-            metrics.candidates += block.candidates;
-        }
-        metrics.cost_kind = field.cost_kind;
-        return with_psnr(metrics, reference, current, field, compensated);
-    }
-    const std::vector<MotionVector> predictors = reference::field_predictors(params, previous, field);
+    metrics.cost_kind = field.cost_kind;
+    const std::vector<MotionVector> spatial = params.predictor == Predictor::spatial
+                                                  ? reference::field_predictors(params, previous, field)
+                                                  : std::vector<MotionVector>{};
+    const bool temporal = params.predictor == Predictor::temporal && previous != nullptr;
     for (std::size_t i = 0; i < field.blocks.size(); ++i) {
-        const auto bits = [&](const BlockMotion& block) {
-            return static_cast<std::uint64_t>(rate_bits({block.mv_x, block.mv_y}, predictors[i]));
+        const BlockMotion& block = field.blocks[i];
+        const MotionVector predictor = !spatial.empty() ? spatial[i]
+                                       : temporal
+                                           ? MotionVector{previous->blocks[i].mv_x, previous->blocks[i].mv_y}
+                                           : MotionVector{};
+        const auto bits = [&](const BlockMotion& motion) {
+            return static_cast<std::uint64_t>(rate_bits({motion.mv_x, motion.mv_y}, predictor));
         };
+        metrics.candidates += block.candidates;
         if (field.macroblocks.empty()) {
-            metrics.rate_bits += bits(field.blocks[i]);
+            metrics.rate_bits += bits(block);
+            metrics.total_cost += block.cost;
             continue;
         }
         // SPEC §9: the vectors of the chosen mode's partitions, each against the macroblock's predictor.
         const MacroblockMotion& macroblock = field.macroblocks[i];
+        metrics.total_cost += macroblock.decision.cost;
         ++metrics.modes[static_cast<std::size_t>(macroblock.decision.mode)];
         if (macroblock.decision.mode == MacroblockMode::p8x8) {
             for (const SubMode sub_mode : macroblock.decision.sub_modes)
@@ -109,9 +109,6 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
         for (const int index : mode_partitions(macroblock.decision.mode, macroblock.decision.sub_modes))
             metrics.rate_bits += bits(macroblock.partitions[static_cast<std::size_t>(index)]);
     }
-    metrics.total_cost = field.total_cost();
-    metrics.cost_kind = field.cost_kind;
-    metrics.candidates = field.total_candidates();
     return with_psnr(metrics, reference, current, field, compensated);
 }
 
