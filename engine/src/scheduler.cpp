@@ -276,6 +276,8 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     // Every worker leaves: those inside a device call when it returns, or, past the timeout, not
     // at all (they are abandoned and left behind).
     while (shared.workers_running > 0) wait(lock);
+    for (std::size_t i = 0; i < shared.devices.size(); ++i)
+        shared.devices[i].measured_pairs_per_second = shared.rates[i];
     devices_ = shared.devices;
     const std::exception_ptr device_failure = shared.failure;
     const std::vector<bool> abandoned = shared.abandoned;

@@ -69,6 +69,10 @@ struct ScheduledDevice {
     // work) and receive (waiting for results, and converting them).
     double submit_seconds = 0;
     double receive_seconds = 0;
+    // The pace the scheduler last judged the device by, pairs per second (the median of its latest pairs'
+    // busy times; 0 while fewer than three after its first were in): under split, why a device took
+    // the share it did.
+    double measured_pairs_per_second = 0;
 };
 
 // The run's own threads' time per stage: reading (next_frame: decoding and converting frames) and
