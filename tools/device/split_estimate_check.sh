@@ -38,7 +38,7 @@ for f in j['frames']:
     for d in f['devices']: counts[d['device']] = counts.get(d['device'], 0) + 1
 print('%-28s %7.0f pairs/s wall %.3f s setup %.3f s; device s %s; pairs %s' % (sys.argv[1], t['wall_frames_per_second'], t['wall_seconds'], s['setup_seconds'], [round(d['device_seconds'], 3) for d in s['devices']], counts))
 if 'STAGES' in __import__('os').environ:  # where the host's time goes, per stage's own thread
-    print('%-28s read %.3f s deliver %.3f s; submit %s receive %s; rates %s' % ('', s['read_seconds'], s['deliver_seconds'], [round(d['submit_seconds'], 3) for d in s['devices']], [round(d['receive_seconds'], 3) for d in s['devices']], [round(d['measured_pairs_per_second']) for d in j['devices']]))
+    print('%-28s read %.3f s deliver %.3f s; submit %s receive %s; rates %s' % ('', s['read_seconds'], s['deliver_seconds'], [round(d['submit_seconds'], 3) for d in s['devices']], [round(d['receive_seconds'], 3) for d in s['devices']], [round(d.get('measured_pairs_per_second', 0)) for d in j['devices']]))
     if len(j['devices']) > 1:  # a device's first pairs: where it stopped getting any (starved splits)
         for d in j['devices']:
             own = [(f['frame'], round(e['device_ms'], 3)) for f in j['frames'] for e in f['devices'] if e['device'] == d['name']][:6]
