@@ -9,6 +9,14 @@
 namespace xme::cpu {
 namespace {
 
+// The sum of the eight 32-bit lanes.
+std::uint32_t horizontal_sum(__m256i lanes) {
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
+}
+
 struct Avx2OperationOps : X86Common {
     static constexpr int tile_columns = 16;
 
@@ -117,11 +125,7 @@ struct Avx2OperationOps : X86Common {
         const __m256i sum16 =
             _mm256_add_epi16(_mm256_add_epi16(_mm256_abs_epi16(d[0]), _mm256_abs_epi16(d[1])),
                              _mm256_add_epi16(_mm256_abs_epi16(d[2]), _mm256_abs_epi16(d[3])));
-        const __m256i sum32 = _mm256_madd_epi16(sum16, _mm256_set1_epi16(1));
-        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum32), _mm256_extracti128_si256(sum32, 1));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-        return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
+        return horizontal_sum(_mm256_madd_epi16(sum16, _mm256_set1_epi16(1)));
     }
 };
 
@@ -173,13 +177,6 @@ void sad_x4_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride,
 // halves the sum of magnitudes anyway, so each pair adds max(|a|, |b|). No shuffle in the loop.
 __m256i broadcast_row(const std::uint8_t* p) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-
-std::uint32_t horizontal_sum(__m256i lanes) {
-    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
-    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(t));
 }
 
 template <bool Averaged>

@@ -1,9 +1,9 @@
 // The scheduler's device side: each device's worker thread, what happens when a device fails, and
 // the watchdog that abandons a device whose call never returns.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
-#include <vector>
 
 #include "scheduler_state.hpp"
 #include "xme/error.hpp"
@@ -33,9 +33,10 @@ constexpr std::size_t min_rated_pairs = 3;
 
 double rate_of(const std::deque<double>& recent_seconds) {
     if (recent_seconds.size() < min_rated_pairs) return 0;
-    std::vector<double> sorted(recent_seconds.begin(), recent_seconds.end());
-    const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-    std::nth_element(sorted.begin(), middle, sorted.end());
+    std::array<double, rate_window> sorted{};  // per result: no allocation
+    const auto end = std::copy(recent_seconds.begin(), recent_seconds.end(), sorted.begin());
+    const auto middle = sorted.begin() + (end - sorted.begin()) / 2;
+    std::nth_element(sorted.begin(), middle, end);
     return 1 / std::max(*middle, 1e-9);
 }
 
