@@ -21,9 +21,10 @@
 namespace xme::cuda::p41 {
 
 inline constexpr int kPartitions = 41;
-// Candidate rows per unit of the fast variant: 2 x 16 sum registers (168 per thread, 3 CTAs per SM);
-// 4 rows took 222 registers (2 CTAs) and ran 6% slower on the H100 (docs/cuda-notes.md).
-inline constexpr int kChunk = 2;
+// Candidate rows per unit of the fast variant: 4 share each loaded reference word (19 loads for 4
+// candidates), their 4 x 16 cell sums in registers (162 a thread, 3 CTAs per SM, the current block in
+// shared memory). 2 rows ran 6% faster while the current block took 64 registers (docs/cuda-notes.md).
+inline constexpr int kChunk = 4;
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 
 // The session's tables on the device (partition_tables.hpp), and this pair's predictors.
@@ -31,6 +32,10 @@ struct Tables {
     const std::uint32_t* terms = nullptr;
     const std::uint32_t* offsets = nullptr;
     int rank_bits = 0;
+    // 1 << rank_bits, from the host: a factor the compiler cannot see is a power of two, so that each
+    // key is one multiply-add (IMAD, on the FMA pipe) rather than a shift and an add on the integer
+    // ALU pipe, which the 64 vabsdiff4 of a candidate already fill (docs/cuda-notes.md).
+    std::uint32_t key_scale = 1;
     int radius = 0;
     int side = 0;  // 2 radius + 1
     // The temporal predictor: macroblock mb's p is the vector of the MotionRecord at

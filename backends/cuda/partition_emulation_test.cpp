@@ -48,6 +48,7 @@ struct Pair {
         t.terms = tables.terms.data();
         t.offsets = tables.offsets.data();
         t.rank_bits = tables.rank_bits;
+        t.key_scale = 1u << tables.rank_bits;
         t.radius = tables.radius;
         t.side = tables.side;
         if (!predictors.empty()) {
@@ -86,13 +87,15 @@ p41::PartitionRecord run_integer(const Case& c) {
     const p41::Tables t = c.tables();
     std::uint32_t bests[p41::kPartitions];
     p41::clear_bests(bests);
+    std::uint32_t current_rows[64];
+    for (int word = 0; word < 64; ++word) p41::current_word(c.job, c.mb, word, current_rows);
     for (int thread = 0; thread < kThreads; ++thread) {
         std::uint32_t mine[p41::kPartitions];
         if (c.design == Design::fast) {
             if (c.pair->centred) {
-                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, kThreads, current_rows, mine);
             } else {
-                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, kThreads, current_rows, mine);
             }
         } else {
             if (c.pair->centred) {

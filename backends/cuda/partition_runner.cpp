@@ -65,6 +65,7 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
     tables_.terms = static_cast<const std::uint32_t*>(terms_.get());
     tables_.offsets = static_cast<const std::uint32_t*>(offsets_.get());
     tables_.rank_bits = tables.rank_bits;
+    tables_.key_scale = 1u << tables.rank_bits;
     tables_.radius = tables.radius;
     tables_.side = tables.side;
     tables_.centred = centred_;

@@ -13,6 +13,9 @@ namespace xme::cuda {
 namespace {
 
 constexpr int kFastThreads = 128;
+// 3 CTAs of the fast design per SM: its 162 registers a thread without a spill (4 took 128 and spilled,
+// 2.148 against 2.328 frames/ms at range 32 on the H100: docs/cuda-notes.md).
+constexpr int kFastBlocksPerSm = 3;
 constexpr int kPositionsThreads = 128;
 constexpr int kQpelWarps = 4;
 // The spatial row walk keeps one CUDA block per row of macroblocks busy (68 at 1080p), so each takes
@@ -51,10 +54,12 @@ __device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& 
 template <bool kCentred, int kThreads>
 __device__ __forceinline__ void fast_bests(const SearchJob& job, const p41::Tables& t, int mb,
                                            std::uint32_t* bests) {
+    __shared__ __align__(16) std::uint32_t current_rows[64];
     if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
+    if (threadIdx.x < 64) p41::current_word(job, mb, static_cast<int>(threadIdx.x), current_rows);
     __syncthreads();
     std::uint32_t best[p41::kPartitions];
-    p41::fast_thread_bests<kCentred>(job, t, mb, static_cast<int>(threadIdx.x), kThreads, best);
+    p41::fast_thread_bests<kCentred>(job, t, mb, static_cast<int>(threadIdx.x), kThreads, current_rows, best);
 #pragma unroll
     for (int i = 0; i < p41::kPartitions; ++i) {
         const std::uint32_t least = warp_min32(best[i]);
@@ -101,7 +106,7 @@ __device__ __forceinline__ void search_macroblock(const SearchJob& job, const p4
 }
 
 template <bool kCentred>
-__global__ void __launch_bounds__(kFastThreads)
+__global__ void __launch_bounds__(kFastThreads, kFastBlocksPerSm)
     partitions_fast_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
     search_macroblock<kCentred, false, kFastThreads>(job, t, static_cast<int>(blockIdx.x), records);
 }

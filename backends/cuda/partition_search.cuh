@@ -3,11 +3,12 @@
 // kernels that call it). Keys: partition_tables.hpp (J << rank_bits | rank, one 32-bit min per update).
 //
 // - fast_thread_bests (variant fast): the thread's units are (candidate column dx, chunk of kChunk
-//   candidate rows). It holds the macroblock's 16x16 current pixels in 64 registers and streams the
-//   kChunk + 15 reference rows its chunk's candidates share from the expanded reference (word c of a row
-//   = bytes c..c+3, so each unaligned 4-byte run is one aligned load): every loaded word feeds up to
-//   kChunk vabsdiff4, each into the 4x4 cell of its candidate. Then per candidate: the 41 partition SADs
-//   (25 adds over the 16 cells), 41 keys (one multiply-add each) and 41 mins, all in registers.
+//   candidate rows). The CUDA block keeps the macroblock's 16x16 current pixels in shared memory (one
+//   128-bit load a row); each thread streams the kChunk + 15 reference rows its chunk's candidates share
+//   from the expanded reference (word c of a row = bytes c..c+3, so each unaligned 4-byte run is one
+//   aligned load, one pointer walking down the rows): every loaded word feeds up to kChunk vabsdiff4,
+//   each into the 4x4 cell of its candidate. Then per candidate: the 41 partition SADs (25 adds over the
+//   16 cells), 41 keys (one multiply-add each) and 41 mins, all in registers.
 // - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
 //   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
 // Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
@@ -20,10 +21,18 @@
 
 namespace xme::cuda::p41 {
 
-// Candidate (cells g, row-major 4x4 SADs; term = its rate and rank): each partition's key and min, in
-// SPEC §9's order (quadrant q's cells a b / c d).
-XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&g)[16],
+// A candidate (cells: row-major 4x4 SADs; term: its rate and rank): each partition's key SAD x scale +
+// term and its min, in SPEC §9's order (quadrant q's cells a b / c d). scale is Tables::key_scale, which
+// the compiler cannot see is a power of two, so that ptxas makes each key one IMAD (FMA pipe) beside its
+// VIMNMX (integer ALU pipe, which the candidate's 64 vabsdiff4 fill); with a visible shift it took a
+// shift and an add-min per key, both on the ALU pipe. Written with the cells scaled first, which ptxas
+// folds back into one IMAD a key: this form measured 2.5% faster than `sad * scale + term` after the
+// sums (docs/cuda-notes.md).
+XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&cells)[16],
                              std::uint32_t scale, std::uint32_t term) {
+    std::uint32_t g[16];
+    XME_P41_UNROLL
+    for (int cell = 0; cell < 16; ++cell) g[cell] = cells[cell] * scale;
     std::uint32_t eight[4];
     XME_P41_UNROLL
     for (int q = 0; q < 4; ++q) {
@@ -31,22 +40,22 @@ XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint
         const std::uint32_t a = g[first], b = g[first + 1], c = g[first + 4], d = g[first + 5];
         const std::uint32_t top = a + b, bottom = c + d;
         eight[q] = top + bottom;
-        best[5 + q] = min_key(best[5 + q], eight[q] * scale + term);
-        best[9 + 2 * q] = min_key(best[9 + 2 * q], top * scale + term);
-        best[10 + 2 * q] = min_key(best[10 + 2 * q], bottom * scale + term);
-        best[17 + 2 * q] = min_key(best[17 + 2 * q], (a + c) * scale + term);
-        best[18 + 2 * q] = min_key(best[18 + 2 * q], (b + d) * scale + term);
-        best[25 + 4 * q] = min_key(best[25 + 4 * q], a * scale + term);
-        best[26 + 4 * q] = min_key(best[26 + 4 * q], b * scale + term);
-        best[27 + 4 * q] = min_key(best[27 + 4 * q], c * scale + term);
-        best[28 + 4 * q] = min_key(best[28 + 4 * q], d * scale + term);
+        best[5 + q] = min_key(best[5 + q], eight[q] + term);
+        best[9 + 2 * q] = min_key(best[9 + 2 * q], top + term);
+        best[10 + 2 * q] = min_key(best[10 + 2 * q], bottom + term);
+        best[17 + 2 * q] = min_key(best[17 + 2 * q], (a + c) + term);
+        best[18 + 2 * q] = min_key(best[18 + 2 * q], (b + d) + term);
+        best[25 + 4 * q] = min_key(best[25 + 4 * q], a + term);
+        best[26 + 4 * q] = min_key(best[26 + 4 * q], b + term);
+        best[27 + 4 * q] = min_key(best[27 + 4 * q], c + term);
+        best[28 + 4 * q] = min_key(best[28 + 4 * q], d + term);
     }
     const std::uint32_t upper = eight[0] + eight[1], lower = eight[2] + eight[3];
-    best[1] = min_key(best[1], upper * scale + term);
-    best[2] = min_key(best[2], lower * scale + term);
-    best[3] = min_key(best[3], (eight[0] + eight[2]) * scale + term);
-    best[4] = min_key(best[4], (eight[1] + eight[3]) * scale + term);
-    best[0] = min_key(best[0], (upper + lower) * scale + term);
+    best[1] = min_key(best[1], upper + term);
+    best[2] = min_key(best[2], lower + term);
+    best[3] = min_key(best[3], (eight[0] + eight[2]) + term);
+    best[4] = min_key(best[4], (eight[1] + eight[3]) + term);
+    best[0] = min_key(best[0], (upper + lower) + term);
 }
 
 XME_P41_HD void clear_bests(std::uint32_t (&best)[kPartitions]) {
@@ -67,7 +76,7 @@ XME_P41_HD void zero_vector(const SearchJob& job, const Tables& t, int x, int y,
                                            read_only(words + j * pitch + 4 * v), g[(j >> 2) * 4 + v]);
     }
     const std::uint32_t rate = static_cast<std::uint32_t>(t.lambda) * (se_length(-p.px) + se_length(-p.py));
-    update_bests(best, g, 1u << t.rank_bits, rate << t.rank_bits);
+    update_bests(best, g, t.key_scale, rate << t.rank_bits);
 }
 
 // What both designs' threads start from: the macroblock, its predictor and window, and its pixels.
@@ -89,25 +98,57 @@ XME_P41_HD MacroblockSearch macroblock_search(const SearchJob& job, const Tables
     m.side = 2 * m.r + 1;
     m.pitch = job.layout.pitch;
     m.current = reinterpret_cast<const std::uint32_t*>(job.current + m.y * m.pitch + m.x);
-    m.scale = 1u << t.rank_bits;
+    m.scale = t.key_scale;
     return m;
+}
+
+// The macroblock's 16x16 current pixels as 64 words, row-major (4 a row): the fast design's threads
+// share them (shared memory on the device, 16-byte aligned), word `word` written by whoever calls this.
+XME_P41_HD void current_word(const SearchJob& job, int mb, int word, std::uint32_t* rows) {
+    int x, y;
+    macroblock_origin(job, mb, x, y);
+    const int pitch = job.layout.pitch;
+    rows[word] = read_only(reinterpret_cast<const std::uint32_t*>(job.current + y * pitch + x) +
+                           (word >> 2) * (pitch / 4) + (word & 3));
+}
+
+// Row j of those words (one 128-bit shared load on the device).
+XME_P41_HD void current_row(const std::uint32_t* rows, int j, std::uint32_t (&row)[4]) {
+#if defined(__CUDA_ARCH__)
+    const uint4 words = reinterpret_cast<const uint4*>(rows)[j];
+    row[0] = words.x;
+    row[1] = words.y;
+    row[2] = words.z;
+    row[3] = words.w;
+#else
+    for (int v = 0; v < 4; ++v) row[v] = rows[4 * j + v];
+#endif
+}
+
+// Reference row `row` of a unit's candidates at column dx: 4 words from the expanded reference. The
+// default path walks one pointer down the rows (one add a row, the 4 loads at fixed offsets); the
+// centred one clamps every read into the margins.
+template <bool kCentred>
+XME_P41_HD void reference_row_words(const SearchJob& job, const std::uint32_t* unit_words, int x, int y,
+                                    int row, std::uint32_t (&ref)[4]) {
+    const int pitch = job.layout.pitch;
+    XME_P41_UNROLL
+    for (int v = 0; v < 4; ++v) {
+        ref[v] = kCentred ? read_only(job.reference_words + reference_row<true>(job, y + row) * pitch +
+                                      reference_column<true>(job, x + 4 * v))
+                          : read_only(unit_words + row * pitch + 4 * v);
+    }
 }
 
 // Variant fast: thread `thread` of `threads` takes units thread, thread + threads, ... of the
 // macroblock's side x ceil(side / kChunk) units (column-major within a chunk row, so that neighbouring
-// threads read neighbouring words).
+// threads read neighbouring words). `current_rows`: the 64 words of current_word.
 template <bool kCentred = false>
 XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,
-                                  std::uint32_t (&best)[kPartitions]) {
+                                  const std::uint32_t* current_rows, std::uint32_t (&best)[kPartitions]) {
     clear_bests(best);
     const MacroblockSearch m = macroblock_search(job, t, mb);
     const auto& [x, y, p, w, r, side, pitch, c, scale] = m;
-    std::uint32_t current[16][4];
-    XME_P41_UNROLL
-    for (int j = 0; j < 16; ++j) {
-        XME_P41_UNROLL
-        for (int v = 0; v < 4; ++v) current[j][v] = read_only(c + j * (pitch / 4) + v);
-    }
     if (kCentred && empty(w)) {
         if (thread == 0) zero_vector(job, t, x, y, p, best);
         return;
@@ -119,30 +160,34 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         const int dx = p.cx + column - r;
         if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
         const int dy0 = p.cy + chunk * kChunk - r;
-        int word_columns[4];
-        XME_P41_UNROLL
-        for (int v = 0; v < 4; ++v) word_columns[v] = reference_column<kCentred>(job, x + dx + 4 * v);
+        const std::uint32_t* unit_words =
+            kCentred ? nullptr : job.reference_words + (y + dy0) * pitch + x + dx;
         std::uint32_t sums[kChunk][16];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
             XME_P41_UNROLL
             for (int cell = 0; cell < 16; ++cell) sums[k][cell] = 0;
         }
+        // current[k]: macroblock row `row - k`, the one reference row `row` meets for candidate row dy0 + k.
+        std::uint32_t current[kChunk][4];
         XME_P41_UNROLL
         for (int row = 0; row < 16 + kChunk - 1; ++row) {
-            std::uint32_t ref[4];
             XME_P41_UNROLL
-            for (int v = 0; v < 4; ++v)
-                ref[v] = read_only(job.reference_words + reference_row<kCentred>(job, y + dy0 + row) * pitch +
-                                   word_columns[v]);
+            for (int k = kChunk - 1; k > 0; --k) {
+                XME_P41_UNROLL
+                for (int v = 0; v < 4; ++v) current[k][v] = current[k - 1][v];
+            }
+            if (row < 16) current_row(current_rows, row, current[0]);
+            std::uint32_t ref[4];
+            reference_row_words<kCentred>(job, unit_words, x + dx, y + dy0, row, ref);
             XME_P41_UNROLL
             for (int k = 0; k < kChunk; ++k) {
-                const int j = row - k;  // the macroblock row that reference row `row` meets for dy0 + k
+                const int j = row - k;
                 if (j >= 0 && j < 16) {
                     XME_P41_UNROLL
                     for (int v = 0; v < 4; ++v)
                         sums[k][(j >> 2) * 4 + v] =
-                            absdiff4(current[j][v], ref[v], sums[k][(j >> 2) * 4 + v]);
+                            absdiff4(current[k][v], ref[v], sums[k][(j >> 2) * 4 + v]);
                 }
             }
         }
