@@ -52,7 +52,8 @@ public:
         if (index == faults_.hang_at) hangs_->wait();
         if (index == 0 && faults_.first_pair_milliseconds > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(faults_.first_pair_milliseconds));
-        if (index == faults_.slow_pair_at)
+        if (faults_.slow_pair_at >= 0 && index >= faults_.slow_pair_at &&
+            index < faults_.slow_pair_at + faults_.slow_pair_count)
             std::this_thread::sleep_for(std::chrono::milliseconds(faults_.slow_pair_milliseconds));
         if (faults_.milliseconds_per_pair > 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(faults_.milliseconds_per_pair));

@@ -24,7 +24,8 @@ struct FakeFaults {
     bool fail_to_open = false;        // open_session throws
     int milliseconds_per_pair = 0;    // a slow device
     int first_pair_milliseconds = 0;  // a slow first pair only (a GPU loading its kernels)
-    std::int64_t slow_pair_at = -1;   // one more slow pair, the k-th (a hiccup once running)
+    std::int64_t slow_pair_at = -1;   // slow pairs from the k-th on (a hiccup once running)
+    int slow_pair_count = 1;          // how many
     int slow_pair_milliseconds = 0;
 };
 

@@ -193,6 +193,40 @@ TEST_SUITE("scheduler") {
         CHECK(run.devices[0].pairs_done >= 100);
     }
 
+    TEST_CASE("split: a device whose first measured pairs were slow is measured again, not left idle") {
+        // fake:0's pairs 1-4 take 40 ms (its first and the later ones no time), fake:1's 1 ms each:
+        // fake:0 is rated at 40 ms a pair from three of them and not worth a pair while fake:1 drains
+        // the queue; once idle long enough it is measured again and takes its share.
+        constexpr int pairs = 700;
+        const Clip clip = random_clip("split slow first pairs", pairs);
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split,
+                       {fake(0, {.slow_pair_at = 1, .slow_pair_count = 4, .slow_pair_milliseconds = 40}),
+                        fake(1, {.milliseconds_per_pair = 1})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        MESSAGE("pairs: fake:0 ", run.devices[0].pairs_done, ", fake:1 ", run.devices[1].pairs_done);
+        CHECK(run.devices[0].pairs_done >= 100);
+    }
+
+    TEST_CASE("split: a device that really is slow is measured again less and less often") {
+        // fake:0 takes 25 ms a pair, fake:1 1 ms: fake:0 is worth no pair once measured. It is measured
+        // again after 50, 100, 200, ... ms idle (three pairs, one at a time, each maybe also computed by
+        // fake:1), not every 50 ms: over ~0.7 s a handful of times (13 pairs taken here against 25 when
+        // measured again every 50 ms; the bound leaves room for a slower machine's longer run).
+        constexpr int pairs = 700;
+        const Clip clip = random_clip("split really slow", pairs);
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split,
+                       {fake(0, {.milliseconds_per_pair = 25}), fake(1, {.milliseconds_per_pair = 1})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
+        MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded), fake:1 ",
+                run.devices[1].pairs_done);
+        CHECK(taken <= 24);
+    }
+
     TEST_CASE("split: a pair a slow device holds is computed by an idle one too, so delivery goes on") {
         // fake:0's first pair takes 2 s, fake:1's pairs no time. Results are delivered in frame order:
         // without the backup, every pair after fake:0's would wait for it.

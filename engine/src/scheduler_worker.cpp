@@ -40,6 +40,14 @@ double rate_of(const std::deque<double>& recent_seconds) {
     return 1 / std::max(*middle, 1e-9);
 }
 
+// A device left idle under split because its rate said it was too slow is measured again (its rate
+// forgotten: it takes pairs one at a time, and idle devices back them up) once it has been idle this
+// long, then after twice as long each time. A rate comes from a few pairs, and on two H200s 1 in 6
+// splits left a GPU whose first pairs had run slow (its clocks still rising) with 1-4 of 7,679 pairs;
+// the doubling keeps a device that is really slow (a CPU beside a GPU) from spending the host's cores
+// on pairs another device computes too.
+constexpr double first_remeasure_seconds = 0.05;
+
 std::string seconds_text(double seconds) {
     std::string text = std::to_string(seconds);
     text.erase(text.find_last_not_of('0') + 1);
@@ -178,6 +186,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     // frames is not counted. The last few are kept for the rate.
     Clock::time_point last_result{};
     std::deque<double> recent_seconds;
+    double remeasure_after = first_remeasure_seconds;
     ScheduledDevice& stats = shared.devices[index];
     std::unique_lock lock(shared.mutex);
     // One call into the device, without the lock, watched by the run's thread. False when the run
@@ -267,7 +276,15 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                 if (!submit(pair)) return;
             }
             if (in_flight.empty()) {
-                if (const auto backup = shared.backup_for(index, last_submitted, Clock::now())) {
+                const auto now = Clock::now();
+                if (shared.queues.size() == 1 && shared.rates[index] > 0 && !queue.empty() &&
+                    std::chrono::duration<double>(now - last_result).count() > remeasure_after) {
+                    recent_seconds.clear();
+                    shared.rates[index] = 0;
+                    remeasure_after *= 2;
+                    continue;
+                }
+                if (const auto backup = shared.backup_for(index, last_submitted, now)) {
                     shared.backed_up.erase(shared.backed_up.begin(),
                                            shared.backed_up.lower_bound(shared.next_delivery));
                     shared.backed_up.insert(*backup);
