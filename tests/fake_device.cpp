@@ -91,6 +91,7 @@ public:
         info_.backend = "fake";
         info_.description = "fault-injecting test device";
         info_.variants = fake_variants;
+        info_.on_host_cores = spec.on_host_cores;
     }
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
     // It computes with the reference, so it runs every chain.
@@ -99,6 +100,7 @@ public:
         static_cast<void>(checked_variant(info_, options));
         if (spec_.faults.fail_to_open)
             throw Error(ErrorKind::device, spec_.name + ": injected failure to open");
+        if (spec_.opened_threads) *spec_.opened_threads = options.threads;
         return std::make_unique<FakeSession>(spec_.name, spec_.faults, options, hangs_);
     }
     [[nodiscard]] std::shared_ptr<PlaneMemory> plane_memory() override { return spec_.plane_memory; }

@@ -51,6 +51,8 @@ struct FakeDeviceSpec {
     std::string name;  // "fake:0", "fake:1", ...: the family must be "fake"
     FakeFaults faults;
     std::shared_ptr<PlaneMemory> plane_memory;  // what its Device::plane_memory offers
+    bool on_host_cores = false;                 // DeviceInfo::on_host_cores (a CPU-like device)
+    std::shared_ptr<int> opened_threads;        // when set: SessionOptions::threads of its last session
 };
 
 // Adds backend "fake" with these devices to `registry`. `hangs` is what hung devices wait for.

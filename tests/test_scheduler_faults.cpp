@@ -4,9 +4,11 @@
 // every worker thread is joined (or, hung, left behind) when the run returns.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "fake_device.hpp"
 #include "test_support.hpp"
@@ -225,6 +227,58 @@ TEST_SUITE("scheduler") {
         MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded), fake:1 ",
                 run.devices[1].pairs_done);
         CHECK(taken <= 24);
+    }
+
+    TEST_CASE("split: a device over 50 times slower than another is not measured again") {
+        // fake:0 at 80 ms a pair beside fake:1 at 1 ms (a CPU beside a GPU): measured once (its first
+        // pairs, one at a time), then left idle for the rest of the job.
+        constexpr int pairs = 700;
+        const Clip clip = random_clip("split far slower", pairs);
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split,
+                       {fake(0, {.milliseconds_per_pair = 80}), fake(1, {.milliseconds_per_pair = 1})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
+        MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded)");
+        CHECK(taken <= 6);
+    }
+
+    TEST_CASE("split: a device on the host's cores beside one that is not gets half the processors") {
+        // A CPU beside a GPU: the other half read frames, deliver results and feed the GPU.
+        const Clip clip = random_clip("split host threads", 8);
+        const int half = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+        struct Case {
+            xme::Policy policy;
+            bool second_on_host;
+            int threads;  // the job's
+            int expected;
+        };
+        for (const Case c : {Case{xme::Policy::split, false, 0, half}, Case{xme::Policy::split, false, 3, 3},
+                             Case{xme::Policy::split, true, 0, 0}, Case{xme::Policy::mirror, false, 0, 0}}) {
+            INFO("policy ", xme::to_string(c.policy), ", second on host cores ", c.second_on_host,
+                 ", threads ", c.threads);
+            FakeDeviceSpec host = fake(0), other = fake(1);
+            host.on_host_cores = true;
+            other.on_host_cores = c.second_on_host;
+            host.opened_threads = std::make_shared<int>(-1);
+            xme::Registry registry;
+            xme::test::add_fake_backend(registry, {host, other}, std::make_shared<xme::test::FakeHangs>());
+            xme::ScheduleOptions options{c.policy, {"fake:0", "fake:1"}, {params, "", c.threads, 64, 48}};
+            xme::Scheduler scheduler(registry, options);
+            std::size_t next = 0;
+            std::size_t delivered = 0;
+            scheduler.run(
+                [&]() -> std::optional<xme::Frame> {
+                    if (next == clip.planes.size()) return std::nullopt;
+                    xme::Frame frame;
+                    frame.luma = clip.planes[next++];
+                    return frame;
+                },
+                first_index, [&](xme::ScheduledPair&&) { ++delivered; }, [](const std::string&) {});
+            CHECK(delivered == clip.planes.size() - 1);
+            CHECK(*host.opened_threads == c.expected);
+        }
     }
 
     TEST_CASE("split: a pair a slow device holds is computed by an idle one too, so delivery goes on") {

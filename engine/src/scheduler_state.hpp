@@ -74,6 +74,11 @@ struct Scheduler::Shared {
     // slow device's pair never stalls the fast ones once they have done the rest of the read-ahead.
     [[nodiscard]] std::optional<std::int64_t> backup_for(std::size_t device, std::int64_t last_submitted,
                                                          Clock::time_point now) const;
+    // The host threads `device`'s session may use: the job's (0: all), but for a device on the host's
+    // cores beside one that is not (split: a CPU beside a GPU), half the processors: the other half
+    // read frames (at most half the cores by default), deliver results and feed the GPU, which a CPU
+    // device on every core held back for as long as each of its pairs took.
+    [[nodiscard]] int session_threads(std::size_t device) const;
     // SPEC §8: whether `pair` starts a temporal segment (the run's first pair, or every refresh).
     [[nodiscard]] bool segment_start(std::int64_t pair) const;
     // The next pair `device` may take from its queue (its position there), or none. Without the

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <thread>
 
 #include "scheduler_state.hpp"
 #include "xme/error.hpp"
@@ -43,10 +44,13 @@ double rate_of(const std::deque<double>& recent_seconds) {
 // A device left idle under split because its rate said it was too slow is measured again (its rate
 // forgotten: it takes pairs one at a time, and idle devices back them up) once it has been idle this
 // long, then after twice as long each time. A rate comes from a few pairs, and on two H200s 1 in 6
-// splits left a GPU whose first pairs had run slow (its clocks still rising) with 1-4 of 7,679 pairs;
-// the doubling keeps a device that is really slow (a CPU beside a GPU) from spending the host's cores
-// on pairs another device computes too.
-constexpr double first_remeasure_seconds = 0.05;
+// splits left a GPU whose first pairs had run slow (its clocks still rising) with 1-4 of 7,679 pairs.
+// Not a device rated more than remeasure_ratio times slower than the fastest other: it would add under
+// 2% even if it were as fast as judged, and a CPU beside a GPU (~160 times slower at 1080p) took the
+// host's cores from the GPU's pipeline with every pair it was measured on (split 0.81-0.84x of the GPU
+// alone on two H200s' host, against 0.89-0.93x without the re-measure).
+constexpr double first_remeasure_seconds = 0.1;
+constexpr double remeasure_ratio = 50;
 
 std::string seconds_text(double seconds) {
     std::string text = std::to_string(seconds);
@@ -74,6 +78,16 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
     // <= queue / the others' rate for a queue of one), and some device always does. A margin made two
     // equal devices each leave the last pair to the other.
     return own_finish <= others_drain;
+}
+
+int Scheduler::Shared::session_threads(std::size_t device) const {
+    const int threads = options.session.threads;
+    if (threads != 0 || options.policy != Policy::split || !devices[device].info.on_host_cores)
+        return threads;
+    const bool beside_off_host = std::any_of(devices.begin(), devices.end(),
+                                             [](const ScheduledDevice& d) { return !d.info.on_host_cores; });
+    if (!beside_off_host) return threads;
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
 }
 
 bool Scheduler::Shared::segment_start(std::int64_t pair) const {
@@ -263,6 +277,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
     try {
         SessionOptions options = shared.options.session;
         options.variant = stats.variant;
+        options.threads = shared.session_threads(index);
         if (!device_call([&] { session = open_compensating_session(*shared.opened[index], options); }))
             return;
         while (!shared.stopping) {
@@ -278,7 +293,9 @@ void Scheduler::work(std::size_t index, Shared& shared) {
             if (in_flight.empty()) {
                 const auto now = Clock::now();
                 if (shared.queues.size() == 1 && shared.rates[index] > 0 && !queue.empty() &&
-                    std::chrono::duration<double>(now - last_result).count() > remeasure_after) {
+                    std::chrono::duration<double>(now - last_result).count() > remeasure_after &&
+                    shared.rates[index] * remeasure_ratio >=
+                        *std::max_element(shared.rates.begin(), shared.rates.end())) {
                     recent_seconds.clear();
                     shared.rates[index] = 0;
                     remeasure_after *= 2;
