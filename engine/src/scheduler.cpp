@@ -167,6 +167,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.devices_alive = devices_.size();
     shared.workers_running = devices_.size();
     shared.rates.assign(devices_.size(), 0.0);
+    shared.first_pair_seconds.assign(devices_.size(), 0.0);
     shared.call_started.resize(devices_.size());
     shared.abandoned.assign(devices_.size(), false);
     if (options_.policy == Policy::split) {

@@ -51,6 +51,10 @@ struct Scheduler::Shared {
     std::size_t devices_alive = 0;
     std::size_t workers_running = 0;  // not counting abandoned ones
     std::vector<double> rates;        // measured pairs per second of each device; 0: not yet, or failed
+    // Each device's first pair's busy time (0: none yet), which rates leave out (a GPU loads its
+    // kernels then): for a device on the host's cores, an upper bound worth_taking uses before it
+    // is measured.
+    std::vector<double> first_pair_seconds;
     std::vector<std::optional<Clock::time_point>> call_started;  // a device call under way since
     std::vector<bool> abandoned;                                 // hung: left behind, must touch nothing more
     std::exception_ptr failure;  // ends the run once the pairs before it are delivered
@@ -66,7 +70,9 @@ struct Scheduler::Shared {
     // Split's balance by measured throughput: a device takes the next pair only if it would finish it
     // before the other devices, at their measured rates, would empty the queue without it; otherwise
     // a slow device holding the last pairs would make the job slower than the fast ones alone. A
-    // device not measured yet takes one pair, to be measured.
+    // device not measured yet takes one pair, to be measured; but a device on the host's cores whose
+    // first pair took over 50 times another's measured pair time takes no more (a CPU beside a GPU:
+    // each pair it is measured on costs the GPU's pipeline more than the CPU could add).
     [[nodiscard]] bool worth_taking(std::size_t device) const;
     // Split: the pair that holds delivery back, for an idle `device` to compute too, when another
     // device holds it and this one would finish it sooner than that one is expected to (never measured

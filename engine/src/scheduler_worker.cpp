@@ -45,12 +45,13 @@ double rate_of(const std::deque<double>& recent_seconds) {
 // forgotten: it takes pairs one at a time, and idle devices back them up) once it has been idle this
 // long, then after twice as long each time. A rate comes from a few pairs, and on two H200s 1 in 6
 // splits left a GPU whose first pairs had run slow (its clocks still rising) with 1-4 of 7,679 pairs.
-// Not a device rated more than remeasure_ratio times slower than the fastest other: it would add under
-// 2% even if it were as fast as judged, and a CPU beside a GPU (~160 times slower at 1080p) took the
-// host's cores from the GPU's pipeline with every pair it was measured on (split 0.81-0.84x of the GPU
-// alone on two H200s' host, against 0.89-0.93x without the re-measure).
 constexpr double first_remeasure_seconds = 0.1;
-constexpr double remeasure_ratio = 50;
+// A device more than this many times slower than the fastest measured one would add under 2% to a
+// split: it is not measured again after idling, and one on the host's cores takes no pair after a first
+// that slow. Each pair a CPU beside a GPU (~70-160 times slower at 1080p) computed held cores that the
+// GPU's reader, delivery and worker needed: such splits ran at 0.69-0.90x of the GPU alone on two
+// H200s' host, 0.81-0.84x while the CPU was measured again (docs/scheduler-notes.md).
+constexpr double far_slower_ratio = 50;
 
 std::string seconds_text(double seconds) {
     std::string text = std::to_string(seconds);
@@ -63,7 +64,13 @@ std::string seconds_text(double seconds) {
 
 bool Scheduler::Shared::worth_taking(std::size_t device) const {
     if (queues.size() != 1 || rates.size() == 1) return true;
-    if (rates[device] == 0) return holding[device].empty();
+    const double fastest = *std::max_element(rates.begin(), rates.end());
+    if (rates[device] == 0) {
+        const double first = first_pair_seconds[device];
+        const bool far_slower =
+            devices[device].info.on_host_cores && first > 0 && fastest * first > far_slower_ratio;
+        return holding[device].empty() && !far_slower;
+    }
     double others_rate = 0;
     std::size_t others_holding = 0;
     for (std::size_t d = 0; d < rates.size(); ++d) {
@@ -244,6 +251,8 @@ void Scheduler::work(std::size_t index, Shared& shared) {
             ++stats.pairs_done;
         }
         const auto now = Clock::now();
+        if (computed == 1)
+            shared.first_pair_seconds[index] = std::chrono::duration<double>(now - held.submitted).count();
         if (computed > 1) {
             recent_seconds.push_back(
                 std::chrono::duration<double>(now - std::max(held.submitted, last_result)).count());
@@ -294,7 +303,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                 const auto now = Clock::now();
                 if (shared.queues.size() == 1 && shared.rates[index] > 0 && !queue.empty() &&
                     std::chrono::duration<double>(now - last_result).count() > remeasure_after &&
-                    shared.rates[index] * remeasure_ratio >=
+                    shared.rates[index] * far_slower_ratio >=
                         *std::max_element(shared.rates.begin(), shared.rates.end())) {
                     recent_seconds.clear();
                     shared.rates[index] = 0;
