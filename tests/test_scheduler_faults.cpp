@@ -280,6 +280,25 @@ TEST_SUITE("scheduler") {
         CHECK(taken == 1);
     }
 
+    TEST_CASE("split: a CPU-like device waits for the GPU-like one to be measured before its second pair" *
+              doctest::skip(thread_sanitized)) {
+        // fake:1 (off the host's cores) loads its kernels for 1 s on its first pair, then takes 1 ms a
+        // pair; fake:0 (on them) takes 300 ms. Without the wait fake:0 would be measured on three more
+        // pairs while fake:1's first runs, each holding the cores fake:1's pipeline needs.
+        constexpr int pairs = 300;
+        const Clip clip = random_clip("split host waits", pairs);
+        FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 300});
+        host.on_host_cores = true;
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split,
+                       {host, fake(1, {.milliseconds_per_pair = 1, .first_pair_milliseconds = 1000})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
+        MESSAGE("fake:0 took ", taken, " pairs");
+        CHECK(taken == 1);
+    }
+
     TEST_CASE("split: a device on the host's cores beside one that is not gets half the processors") {
         // A CPU beside a GPU: the other half read frames, deliver results and feed the GPU.
         const Clip clip = random_clip("split host threads", 8);

@@ -70,9 +70,10 @@ struct Scheduler::Shared {
     // Split's balance by measured throughput: a device takes the next pair only if it would finish it
     // before the other devices, at their measured rates, would empty the queue without it; otherwise
     // a slow device holding the last pairs would make the job slower than the fast ones alone. A
-    // device not measured yet takes one pair, to be measured; but a device on the host's cores whose
-    // first pair took over 50 times another's measured pair time takes no more (a CPU beside a GPU:
-    // each pair it is measured on costs the GPU's pipeline more than the CPU could add).
+    // device not measured yet takes one pair, to be measured; but a device on the host's cores takes
+    // its second only once the devices off them are measured, and none if its first pair took over 50
+    // times their pair time (a CPU beside a GPU: each pair it is measured on costs the GPU's pipeline
+    // more than the CPU could add).
     [[nodiscard]] bool worth_taking(std::size_t device) const;
     // Split: the pair that holds delivery back, for an idle `device` to compute too, when another
     // device holds it and this one would finish it sooner than that one is expected to (never measured

@@ -67,9 +67,15 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
     const double fastest = *std::max_element(rates.begin(), rates.end());
     if (rates[device] == 0) {
         const double first = first_pair_seconds[device];
-        const bool far_slower =
-            devices[device].info.on_host_cores && first > 0 && fastest * first > far_slower_ratio;
-        return holding[device].empty() && !far_slower;
+        if (devices[device].info.on_host_cores && first > 0) {
+            // After its first pair, a device on the host's cores waits until the devices off them are
+            // measured (a GPU within ~20 ms), then takes more only if its first was not over 50x theirs.
+            for (std::size_t d = 0; d < devices.size(); ++d) {
+                if (!devices[d].info.on_host_cores && !devices[d].failure && rates[d] == 0) return false;
+            }
+            if (fastest * first > far_slower_ratio) return false;
+        }
+        return holding[device].empty();
     }
     double others_rate = 0;
     std::size_t others_holding = 0;
