@@ -31,11 +31,12 @@ struct Clip {
     std::vector<xme::MotionField> expected;  // the reference's field of each pair
 };
 
-Clip random_clip(const std::string& test_name, int pairs = pair_count) {
+Clip random_clip(const std::string& test_name, int pairs = pair_count, int width = 64, int height = 48) {
     auto rng = xme::test::rng_for(test_name);
     Clip clip;
     for (int i = 0; i <= pairs; ++i) {
-        clip.planes.push_back(xme::test::make_pair(xme::test::Content::moving_texture, 64, 48, rng).current);
+        clip.planes.push_back(
+            xme::test::make_pair(xme::test::Content::moving_texture, width, height, rng).current);
     }
     for (int i = 1; i <= pairs; ++i) {
         clip.expected.push_back(
@@ -59,7 +60,8 @@ FaultRun run_faults(const Clip& clip, xme::Policy policy, const std::vector<Fake
     auto hangs = std::make_shared<xme::test::FakeHangs>();
     xme::Registry registry;
     xme::test::add_fake_backend(registry, devices, hangs);
-    xme::ScheduleOptions options{policy, {}, {params, "", 1, 64, 48}};
+    xme::ScheduleOptions options{
+        policy, {}, {params, "", 1, clip.planes.front().width(), clip.planes.front().height()}};
     for (const auto& device : devices) options.devices.push_back(device.name);
     options.device_timeout_seconds = timeout_seconds;
     xme::Scheduler scheduler(registry, options);
@@ -115,8 +117,10 @@ std::int64_t random_pair_index(const std::string& test_name) {
 }
 
 // The tests whose premise is a ratio of two fakes' pair times (one over 50 times slower than the other)
-// do not hold under ThreadSanitizer, where each fake's reference computation takes tens of ms rather
-// than the 1 ms a fast fake sleeps: there they are skipped (doctest counts them as skipped).
+// run on 16x16 frames, so that a fake's own reference computation stays well under the 1 ms a fast
+// fake sleeps, even under AddressSanitizer (on 64x48 frames a fast fake's pair took ~20 ms there, and
+// the ratio fell under 50). Under ThreadSanitizer it still takes several ms: there they are skipped
+// (doctest counts them as skipped).
 #if defined(__SANITIZE_THREAD__)
 constexpr bool thread_sanitized = true;
 #elif defined(__has_feature)
@@ -228,15 +232,16 @@ TEST_SUITE("scheduler") {
 
     TEST_CASE("split: a device that really is slow is measured again less and less often" *
               doctest::skip(thread_sanitized)) {
-        // fake:0 takes 25 ms a pair, fake:1 1 ms: fake:0 is worth no pair once measured. It is measured
-        // again after 50, 100, 200, ... ms idle (three pairs, one at a time, each maybe also computed by
-        // fake:1), not every 50 ms: over ~0.7 s a handful of times (13 pairs taken here against 25 when
-        // measured again every 50 ms; the bound leaves room for a slower machine's longer run).
+        // fake:0 takes 40 ms a pair, fake:1 1 ms: fake:0 is worth no pair once measured (the read-ahead
+        // drains first) but within 50x, so it is measured again after 100, 200, 400, ... ms idle (three
+        // pairs, one at a time, each maybe also computed by fake:1), not every 100 ms: over ~0.7 s a
+        // handful of times (10 pairs taken here, 13 when measured again every 100 ms; the bound leaves
+        // room for a slower machine's longer run).
         constexpr int pairs = 700;
-        const Clip clip = random_clip("split really slow", pairs);
+        const Clip clip = random_clip("split really slow", pairs, 16, 16);
         const FaultRun run =
             run_faults(clip, xme::Policy::split,
-                       {fake(0, {.milliseconds_per_pair = 25}), fake(1, {.milliseconds_per_pair = 1})});
+                       {fake(0, {.milliseconds_per_pair = 40}), fake(1, {.milliseconds_per_pair = 1})});
         CHECK_FALSE(run.error.has_value());
         check_pairs(run, clip, pairs);
         const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
@@ -251,7 +256,7 @@ TEST_SUITE("scheduler") {
         // first pairs, one at a time), then left idle for the rest of the job. (300 times slower: over
         // 50 even where a busy machine makes fake:1's pairs take 5 ms.)
         constexpr int pairs = 700;
-        const Clip clip = random_clip("split far slower", pairs);
+        const Clip clip = random_clip("split far slower", pairs, 16, 16);
         const FaultRun run =
             run_faults(clip, xme::Policy::split,
                        {fake(0, {.milliseconds_per_pair = 300}), fake(1, {.milliseconds_per_pair = 1})});
@@ -268,7 +273,7 @@ TEST_SUITE("scheduler") {
         // first pair it is left out, not measured on three more, each holding cores a GPU's pipeline needs.
         // (300 times slower: over 50 even where a busy machine makes fake:1's pairs take 5 ms.)
         constexpr int pairs = 700;
-        const Clip clip = random_clip("split host far slower", pairs);
+        const Clip clip = random_clip("split host far slower", pairs, 16, 16);
         FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 300});
         host.on_host_cores = true;
         const FaultRun run =
@@ -286,7 +291,7 @@ TEST_SUITE("scheduler") {
         // pair; fake:0 (on them) takes 300 ms. Without the wait fake:0 would be measured on three more
         // pairs while fake:1's first runs, each holding the cores fake:1's pipeline needs.
         constexpr int pairs = 300;
-        const Clip clip = random_clip("split host waits", pairs);
+        const Clip clip = random_clip("split host waits", pairs, 16, 16);
         FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 300});
         host.on_host_cores = true;
         const FaultRun run =
