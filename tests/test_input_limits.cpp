@@ -26,17 +26,8 @@ using xme::test::cli::scratch_dir;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized = true;  // the sanitizers reserve terabytes of address space up front
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
-#else
-constexpr bool sanitized = false;
-#endif
+// The sanitizers reserve terabytes of address space up front.
+constexpr bool sanitized = xme::test::address_sanitized || xme::test::thread_sanitized;
 
 // While it lives, this process may map at most 1 GiB more than it has now, so that a frame of
 // gigabytes fails to allocate at once instead of filling the machine's memory.

@@ -121,17 +121,7 @@ std::int64_t random_pair_index(const std::string& test_name) {
 // fake sleeps, even under AddressSanitizer (on 64x48 frames a fast fake's pair took ~20 ms there, and
 // the ratio fell under 50). Under ThreadSanitizer it still takes several ms: there they are skipped
 // (doctest counts them as skipped).
-#if defined(__SANITIZE_THREAD__)
-constexpr bool thread_sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool thread_sanitized = true;
-#else
-constexpr bool thread_sanitized = false;
-#endif
-#else
-constexpr bool thread_sanitized = false;
-#endif
+using xme::test::thread_sanitized;
 
 FakeDeviceSpec fake(int index, FakeFaults faults = {}) {
     FakeDeviceSpec spec;

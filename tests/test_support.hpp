@@ -15,6 +15,31 @@
 
 namespace xme::test {
 
+// Whether this build runs under ThreadSanitizer or AddressSanitizer (GCC's macros, clang's
+// __has_feature): both slow every instrumented computation several to tens of times.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool thread_sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool thread_sanitized = true;
+#else
+inline constexpr bool thread_sanitized = false;
+#endif
+#else
+inline constexpr bool thread_sanitized = false;
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool address_sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool address_sanitized = true;
+#else
+inline constexpr bool address_sanitized = false;
+#endif
+#else
+inline constexpr bool address_sanitized = false;
+#endif
+
 // Drawn once per run (or taken from XME_TEST_SEED to replay a failure) and printed.
 [[nodiscard]] std::uint64_t run_seed();
 // A generator for one test, derived from the run seed and the test's name.
