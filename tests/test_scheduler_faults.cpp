@@ -130,6 +130,20 @@ FakeDeviceSpec fake(int index, FakeFaults faults = {}) {
     return spec;
 }
 
+// The ratio tests' split: `pairs` pairs of 16x16 frames over `devices`, every one delivered and right;
+// returns what fake:0 took (pairs it delivered, and those it computed that another finished first).
+std::int64_t split_taken_by_fake0(const std::string& test_name, int pairs,
+                                  const std::vector<FakeDeviceSpec>& devices) {
+    const Clip clip = random_clip(test_name, pairs, 16, 16);
+    const FaultRun run = run_faults(clip, xme::Policy::split, devices);
+    CHECK_FALSE(run.error.has_value());
+    check_pairs(run, clip, static_cast<std::size_t>(pairs));
+    const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
+    MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded), fake:1 ",
+            run.devices[1].pairs_done);
+    return taken;
+}
+
 }  // namespace
 
 TEST_SUITE("scheduler") {
@@ -227,17 +241,9 @@ TEST_SUITE("scheduler") {
         // pairs, one at a time, each maybe also computed by fake:1), not every 100 ms: over ~0.7 s a
         // handful of times (10 pairs taken here, 13 when measured again every 100 ms; the bound leaves
         // room for a slower machine's longer run).
-        constexpr int pairs = 700;
-        const Clip clip = random_clip("split really slow", pairs, 16, 16);
-        const FaultRun run =
-            run_faults(clip, xme::Policy::split,
-                       {fake(0, {.milliseconds_per_pair = 40}), fake(1, {.milliseconds_per_pair = 1})});
-        CHECK_FALSE(run.error.has_value());
-        check_pairs(run, clip, pairs);
-        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
-        MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded), fake:1 ",
-                run.devices[1].pairs_done);
-        CHECK(taken <= 24);
+        CHECK(split_taken_by_fake0(
+                  "split really slow", 700,
+                  {fake(0, {.milliseconds_per_pair = 40}), fake(1, {.milliseconds_per_pair = 1})}) <= 24);
     }
 
     TEST_CASE("split: a device over 50 times slower than another is not measured again" *
@@ -245,16 +251,9 @@ TEST_SUITE("scheduler") {
         // fake:0 at 300 ms a pair beside fake:1 at 1 ms (not on the host's cores): measured once (its
         // first pairs, one at a time), then left idle for the rest of the job. (300 times slower: over
         // 50 even where a busy machine makes fake:1's pairs take 5 ms.)
-        constexpr int pairs = 700;
-        const Clip clip = random_clip("split far slower", pairs, 16, 16);
-        const FaultRun run =
-            run_faults(clip, xme::Policy::split,
-                       {fake(0, {.milliseconds_per_pair = 300}), fake(1, {.milliseconds_per_pair = 1})});
-        CHECK_FALSE(run.error.has_value());
-        check_pairs(run, clip, pairs);
-        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
-        MESSAGE("fake:0 took ", taken, " pairs (", run.devices[0].pairs_discarded, " discarded)");
-        CHECK(taken <= 6);
+        CHECK(split_taken_by_fake0(
+                  "split far slower", 700,
+                  {fake(0, {.milliseconds_per_pair = 300}), fake(1, {.milliseconds_per_pair = 1})}) <= 6);
     }
 
     TEST_CASE("split: a CPU-like device whose first pair took over 50 times another's takes no more" *
@@ -262,17 +261,10 @@ TEST_SUITE("scheduler") {
         // fake:0 (a CPU: on the host's cores) at 300 ms a pair beside fake:1 at 1 ms (a GPU): after its
         // first pair it is left out, not measured on three more, each holding cores a GPU's pipeline needs.
         // (300 times slower: over 50 even where a busy machine makes fake:1's pairs take 5 ms.)
-        constexpr int pairs = 700;
-        const Clip clip = random_clip("split host far slower", pairs, 16, 16);
         FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 300});
         host.on_host_cores = true;
-        const FaultRun run =
-            run_faults(clip, xme::Policy::split, {host, fake(1, {.milliseconds_per_pair = 1})});
-        CHECK_FALSE(run.error.has_value());
-        check_pairs(run, clip, pairs);
-        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
-        MESSAGE("fake:0 took ", taken, " pairs");
-        CHECK(taken == 1);
+        CHECK(split_taken_by_fake0("split host far slower", 700,
+                                   {host, fake(1, {.milliseconds_per_pair = 1})}) == 1);
     }
 
     TEST_CASE("split: a CPU-like device waits for the GPU-like one to be measured before its second pair" *
@@ -280,18 +272,11 @@ TEST_SUITE("scheduler") {
         // fake:1 (off the host's cores) loads its kernels for 1 s on its first pair, then takes 1 ms a
         // pair; fake:0 (on them) takes 300 ms. Without the wait fake:0 would be measured on three more
         // pairs while fake:1's first runs, each holding the cores fake:1's pipeline needs.
-        constexpr int pairs = 300;
-        const Clip clip = random_clip("split host waits", pairs, 16, 16);
         FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 300});
         host.on_host_cores = true;
-        const FaultRun run =
-            run_faults(clip, xme::Policy::split,
-                       {host, fake(1, {.milliseconds_per_pair = 1, .first_pair_milliseconds = 1000})});
-        CHECK_FALSE(run.error.has_value());
-        check_pairs(run, clip, pairs);
-        const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
-        MESSAGE("fake:0 took ", taken, " pairs");
-        CHECK(taken == 1);
+        CHECK(split_taken_by_fake0(
+                  "split host waits", 300,
+                  {host, fake(1, {.milliseconds_per_pair = 1, .first_pair_milliseconds = 1000})}) == 1);
     }
 
     TEST_CASE("split: a device on the host's cores beside one that is not gets half the processors") {

@@ -17,27 +17,22 @@ namespace xme::test {
 
 // Whether this build runs under ThreadSanitizer or AddressSanitizer (GCC's macros, clang's
 // __has_feature): both slow every instrumented computation several to tens of times.
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool thread_sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-inline constexpr bool thread_sanitized = true;
+#if defined(__has_feature)
+#define XME_TEST_HAS_FEATURE(feature) __has_feature(feature)
 #else
-inline constexpr bool thread_sanitized = false;
+#define XME_TEST_HAS_FEATURE(feature) 0
 #endif
+inline constexpr bool thread_sanitized =
+#if defined(__SANITIZE_THREAD__) || XME_TEST_HAS_FEATURE(thread_sanitizer)
+    true;
 #else
-inline constexpr bool thread_sanitized = false;
+    false;
 #endif
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool address_sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool address_sanitized = true;
+inline constexpr bool address_sanitized =
+#if defined(__SANITIZE_ADDRESS__) || XME_TEST_HAS_FEATURE(address_sanitizer)
+    true;
 #else
-inline constexpr bool address_sanitized = false;
-#endif
-#else
-inline constexpr bool address_sanitized = false;
+    false;
 #endif
 
 // Drawn once per run (or taken from XME_TEST_SEED to replay a failure) and printed.

@@ -75,6 +75,9 @@ struct Scheduler::Shared {
     // times their pair time (a CPU beside a GPU: each pair it is measured on costs the GPU's pipeline
     // more than the CPU could add).
     [[nodiscard]] bool worth_taking(std::size_t device) const;
+    // Whether a device taking this long a pair is more than far_slower_ratio (scheduler_worker.cpp)
+    // times slower than the fastest measured one: it could add under 2% to a split.
+    [[nodiscard]] bool far_slower(double seconds_per_pair) const;
     // Split: the pair that holds delivery back, for an idle `device` to compute too, when another
     // device holds it and this one would finish it sooner than that one is expected to (never measured
     // yet, or slowed down: a CPU beside a GPU). The first result is delivered, the other discarded, so a

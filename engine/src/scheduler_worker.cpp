@@ -62,9 +62,12 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
+bool Scheduler::Shared::far_slower(double seconds_per_pair) const {
+    return *std::max_element(rates.begin(), rates.end()) * seconds_per_pair > far_slower_ratio;
+}
+
 bool Scheduler::Shared::worth_taking(std::size_t device) const {
     if (queues.size() != 1 || rates.size() == 1) return true;
-    const double fastest = *std::max_element(rates.begin(), rates.end());
     if (rates[device] == 0) {
         const double first = first_pair_seconds[device];
         if (devices[device].info.on_host_cores && first > 0) {
@@ -73,7 +76,7 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
             for (std::size_t d = 0; d < devices.size(); ++d) {
                 if (!devices[d].info.on_host_cores && !devices[d].failure && rates[d] == 0) return false;
             }
-            if (fastest * first > far_slower_ratio) return false;
+            if (far_slower(first)) return false;
         }
         return holding[device].empty();
     }
@@ -309,8 +312,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                 const auto now = Clock::now();
                 if (shared.queues.size() == 1 && shared.rates[index] > 0 && !queue.empty() &&
                     std::chrono::duration<double>(now - last_result).count() > remeasure_after &&
-                    shared.rates[index] * far_slower_ratio >=
-                        *std::max_element(shared.rates.begin(), shared.rates.end())) {
+                    !shared.far_slower(1 / shared.rates[index])) {
                     recent_seconds.clear();
                     shared.rates[index] = 0;
                     remeasure_after *= 2;
