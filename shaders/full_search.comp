@@ -15,6 +15,12 @@
 // reduced by subgroupMin, then once across subgroups, instead of by a shared-memory tree with a barrier
 // per level (9 levels for 363 invocations: at block 4 more instructions than the SADs themselves).
 //
+// RING_WINDOW (HALF_PAIRS, a window of one tile column, tiles_x 1, and one split): a tile shares all but
+// TILE_H of its window rows with the tile above, so the window is a ring of rows and each tile after
+// the first stages only its TILE_H new ones (H100, block 8 at range 16: staging each 11-row tile
+// whole was ~17% of the search, docs/vulkan-notes.md). A larger window holding several tiles would
+// save the same rows but, at twice the shared memory, ran 1.2x slower there.
+//
 // RATE_KEY: SPEC §8 with the window centred on zero and p = 0 or the previous pair's vector (the
 // temporal predictor, read from Previous on the device): each candidate's key is strip_rate_key's.
 #version 450
@@ -45,12 +51,16 @@ layout(constant_id = 9) const int WRITE_RESULTS = 0;
 // > 0 (no rate key, and SAD and rank fit): keys are strip_key.glsl's one-word keys with this many rank
 // bits, compared by one unsigned min (the two-word compare took 6-10% of the search at blocks 4-8, H100).
 layout(constant_id = 10) const int ONE_WORD_RANK_BITS = 0;
+layout(constant_id = 11) const int RING_WINDOW = 0;  // 1: the window's rows kept from tile to tile
 const int SPAN = GROUP * BLOCK;  // the side of the group's pixels
 const int KEYS = GROUP * GROUP;  // one per block of the group, row by row
 const int ROW_SADS = GROUP * STRIP;  // an invocation's SADs for one row of the group's blocks
 const int TILE_W = STRIP * STRIPS_X;
 const int WINDOW_W = TILE_W + SPAN - 1;
 const int WINDOW_H = TILE_H + SPAN - 1;
+#ifdef HALF_PAIRS
+const int WINDOW_ROWS = WINDOW_H - 1;  // element rows (row pairs) of the window
+#endif
 
 layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
@@ -108,18 +118,22 @@ void load_current(ivec2 origin, int lane, int invocations) {
 
 // The window by quads of 2x2 samples, one gather each; a quad past the window's last column or row
 // writes only what is inside.
-void load_window(ivec2 origin, int lane, int invocations) {
-    const int quads_x = (WINDOW_W + 1) / 2;
 #ifdef HALF_PAIRS
+// Element rows first .. first + count - 1 of the window at `origin`, row r at r % WINDOW_ROWS (the ring).
+void load_window_rows(ivec2 origin, int first, int count, int lane, int invocations) {
+    const int quads_x = (WINDOW_W + 1) / 2;
     // Element (x, r) holds rows r and r + 1 for every r: a quad at (x, r) is elements (x, r), (x + 1, r).
-    for (int i = lane; i < quads_x * (WINDOW_H - 1); i += invocations) {
-        const ivec2 at = ivec2(2 * (i % quads_x), i / quads_x);
+    for (int i = lane; i < quads_x * count; i += invocations) {
+        const ivec2 at = ivec2(2 * (i % quads_x), first + i / quads_x);
         const vec4 quad = quad_at(reference_frame, origin + at);
-        const int element = at.y * WINDOW_PITCH + at.x;
+        const int element = (RING_WINDOW != 0 ? at.y % WINDOW_ROWS : at.y) * WINDOW_PITCH + at.x;
         window[element] = f16vec2(quad.xz);
         if (at.x + 1 < WINDOW_W) window[element + 1] = f16vec2(quad.yw);
     }
+}
 #else
+void load_window(ivec2 origin, int lane, int invocations) {
+    const int quads_x = (WINDOW_W + 1) / 2;
     for (int i = lane; i < quads_x * ((WINDOW_H + 1) / 2); i += invocations) {
         const ivec2 at = 2 * ivec2(i % quads_x, i / quads_x);
         const vec4 quad = quad_at(reference_frame, origin + at);
@@ -131,12 +145,13 @@ void load_window(ivec2 origin, int lane, int invocations) {
             if (at.x + 1 < WINDOW_W) window[element + WINDOW_PITCH + 1] = quad.w;
         }
     }
-#endif
 }
+#endif
 
 // SADs of the STRIP candidates whose blocks start at `corner` (x, y) of the window, (x + 1, y), ...,
-// for the blocks of the group's row `group_row`: sads[g * STRIP + s] for the block in column g.
-void strip_sads(ivec2 corner, int group_row, out float sads[ROW_SADS]) {
+// for the blocks of the group's row `group_row`: sads[g * STRIP + s] for the block in column g. The
+// window's row 0 is at element row ring_top (RING_WINDOW; else 0).
+void strip_sads(ivec2 corner, int group_row, int ring_top, out float sads[ROW_SADS]) {
     [[unroll]] for (int i = 0; i < ROW_SADS; ++i) sads[i] = 0.0;
     const int first_row = group_row * BLOCK;
 #ifdef HALF_PAIRS
@@ -148,7 +163,9 @@ void strip_sads(ivec2 corner, int group_row, out float sads[ROW_SADS]) {
     for (int y = 0; y < BLOCK; y += 2) {
         f16vec2 current_row[SPAN];
         [[unroll]] for (int x = 0; x < SPAN; ++x) current_row[x] = current_group[(first_row + y) / 2 * SPAN + x];
-        const int row_start = (corner.y + first_row + y) * WINDOW_PITCH + corner.x;
+        int row = ring_top + corner.y + first_row + y;
+        if (RING_WINDOW != 0 && row >= WINDOW_ROWS) row -= WINDOW_ROWS;
+        const int row_start = row * WINDOW_PITCH + corner.x;
         [[unroll]] for (int x = 0; x < SPAN + STRIP - 1; ++x) {
             const f16vec2 reference = window[row_start + x];
             [[unroll]] for (int s = 0; s < STRIP; ++s) {
@@ -242,7 +259,20 @@ void main() {
     for (int tile = int(gl_WorkGroupID.z); tile < params.tiles_x * params.tiles_y; tile += params.splits) {
         const ivec2 tile_first = ivec2(tile % params.tiles_x * TILE_W, tile / params.tiles_x * TILE_H) - params.range;
         barrier();  // the previous tile's window has been read
+#ifdef HALF_PAIRS
+        // The ring: tile t's element row r is the ring's row t * TILE_H + r; after the first tile only
+        // the TILE_H rows below the previous tile's window are new.
+        const int ring_top = RING_WINDOW != 0 ? tile * TILE_H % WINDOW_ROWS : 0;
+        if (RING_WINDOW != 0 && tile > 0) {
+            load_window_rows(group_origin - params.range, (tile - 1) * TILE_H + WINDOW_ROWS, TILE_H, lane,
+                             invocations);
+        } else {
+            load_window_rows(group_origin + tile_first, 0, WINDOW_ROWS, lane, invocations);
+        }
+#else
+        const int ring_top = 0;
         load_window(group_origin + tile_first, lane, invocations);
+#endif
         barrier();
         // The strip's candidates, the same for every block of the group.
         ivec2 d[STRIP];
@@ -255,7 +285,7 @@ void main() {
         }
         [[unroll]] for (int group_row = 0; group_row < GROUP; ++group_row) {
             float sads[ROW_SADS];
-            strip_sads(strip_position, group_row, sads);
+            strip_sads(strip_position, group_row, ring_top, sads);
             [[unroll]] for (int group_column = 0; group_column < GROUP; ++group_column) {
                 const int k = group_row * GROUP + group_column;
                 const ivec2 block_origin = group_origin + ivec2(group_column, group_row) * BLOCK;

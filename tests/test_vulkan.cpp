@@ -137,6 +137,41 @@ TEST_SUITE("conformance") {
             check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
                         session->receive().field);
         }
+        // The window kept as a ring of rows from tile to tile needs 16-bit pairs and one workgroup per
+        // group of blocks walking down the tiles (no splits: 2,048 groups) and blocks of 8 or more:
+        // blocks of 8 in 2x2 groups with tiles of 3 rows at range 3, and alone with 1-row tiles at range
+        // 10 (the ring wraps three times); each against every tile's whole window staged.
+        // XME_VULKAN_LOG shows RING_WINDOW.
+        struct RingCase {
+            int width, height, group, range, rows;
+            xme::BorderMode border;
+        };
+        for (const auto& c : {RingCase{1024, 512, 2, 3, 3, xme::BorderMode::restrict},
+                              RingCase{512, 256, 1, 10, 1, xme::BorderMode::pad}}) {
+            const auto frames_c =
+                xme::test::make_pair(xme::test::Content::moving_texture, c.width, c.height, rng);
+            const xme::SearchParams params_c{8, c.range, c.border, xme::SearchMethod::full};
+            for (const bool whole : {false, true}) {
+                INFO(c.width, "x", c.height, " group ", c.group, " range ", c.range, " tile rows ", c.rows,
+                     " whole window per tile ", whole);
+                std::unique_ptr<xme::MotionSession> session;
+                try {
+                    session = xme::vulkan::open_tuned_session(*device,
+                                                              options_for(frames_c.current, params_c, "fast"),
+                                                              {.sad_arithmetic = Arithmetic::float16_pairs,
+                                                               .blocks_per_group = c.group,
+                                                               .max_tile_rows = c.rows,
+                                                               .whole_window_per_tile = whole});
+                } catch (const xme::Error& e) {
+                    MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
+                    break;
+                }
+                session->submit({0, frames_c.reference.view(), 1, frames_c.current.view()});
+                check_equal(
+                    xme::reference::estimate(frames_c.reference.view(), frames_c.current.view(), params_c),
+                    session->receive().field);
+            }
+        }
         for (const auto& refused : {xme::vulkan::SessionTuning{.blocks_per_group = 5},
                                     xme::vulkan::SessionTuning{.max_strip = 4, .min_strip = 5},
                                     xme::vulkan::SessionTuning{.max_tile_rows = -1}}) {

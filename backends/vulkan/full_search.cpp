@@ -75,6 +75,11 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : default_max_strip;
     in.min_strip = std::max(1, tuning.min_strip);
     in.max_tile_rows = max_tile_rows(tuning, b, cpu);
+    in.ring_window = !tuning.whole_window_per_tile;
+    in.subgroup_reduce = context.subgroup_reductions() && !tuning.tree_reduction;
+    using Rows = SessionTuning::WindowRows;
+    in.pad_window_rows =
+        tuning.window_rows == Rows::padded || (tuning.window_rows == Rows::automatic && b >= 16);
     if (in.min_strip > in.max_strip) {
         throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
                                                      " candidates but at most " +
@@ -142,20 +147,21 @@ public:
         groups_x_ = static_cast<std::uint32_t>(blocks_x);
         groups_y_ = static_cast<std::uint32_t>(blocks_y);
 
-        search_ = &context.pipeline(
-            search_shader(inputs.half_pairs, context.subgroup_reductions() && !tuning.tree_reduction),
-            {{"local_size_x", shape_.invocations()},
-             {"BLOCK", b},
-             {"STRIP", shape_.strip},
-             {"STRIPS_X", shape_.strips_x},
-             {"TILE_H", shape_.tile_h},
-             {"WINDOW_PITCH", shape_.window_pitch},
-             {"RATE_KEY", rate_key_ ? 1 : 0},
-             {"GROUP", shape_.group},
-             {"REDUCTION_SLOTS", shape_.reduction_slots},
-             {"WRITE_RESULTS", write_results_ ? 1 : 0},
-             {"ONE_WORD_RANK_BITS", one_word_rank_bits(options.params, rate_key_, tuning)}},
-            push_constant_layout<FullSearchParams>());
+        search_ =
+            &context.pipeline(search_shader(inputs.half_pairs, inputs.subgroup_reduce),
+                              {{"local_size_x", shape_.invocations()},
+                               {"BLOCK", b},
+                               {"STRIP", shape_.strip},
+                               {"STRIPS_X", shape_.strips_x},
+                               {"TILE_H", shape_.tile_h},
+                               {"WINDOW_PITCH", shape_.window_pitch},
+                               {"RATE_KEY", rate_key_ ? 1 : 0},
+                               {"GROUP", shape_.group},
+                               {"REDUCTION_SLOTS", shape_.reduction_slots},
+                               {"WRITE_RESULTS", write_results_ ? 1 : 0},
+                               {"ONE_WORD_RANK_BITS", one_word_rank_bits(options.params, rate_key_, tuning)},
+                               {"RING_WINDOW", shape_.ring_window ? 1 : 0}},
+                              push_constant_layout<FullSearchParams>());
         refine_ = &context.pipeline(shaders::hpel_refine, {{"BLOCK", b}, {"RATE_KEY", rate_key_ ? 1 : 0}},
                                     push_constant_layout<HpelRefineParams>());
         keys_ = Buffer(

@@ -27,7 +27,8 @@ int window_rows(const TileShape& shape, const TileShapeInputs& in) {
 // The reduction holds every invocation's key (the tree) or one key per block and subgroup.
 int reduction_slots(const TileShape& shape, const TileShapeInputs& in) {
     const int subgroups = ceil_div(shape.invocations(), static_cast<int>(std::max(1u, in.subgroup)));
-    return std::max(shape.invocations(), in.group * in.group * subgroups);
+    if (in.subgroup_reduce) return in.group * in.group * subgroups;
+    return shape.invocations();
 }
 
 std::size_t shared_bytes(const TileShape& shape, const TileShapeInputs& in) {
@@ -61,7 +62,7 @@ double cost(const TileShape& shape, const TileShapeInputs& in) {
 // shared-memory banks when each reads its strip's element of a window row.
 int conflict_free_pitch(const TileShape& shape, const TileShapeInputs& in) {
     const int width = window_width(shape, in);
-    if (!in.shared_banks) return width;
+    if (!in.shared_banks || !in.pad_window_rows) return width;
     int best_pitch = width;
     int best_degree = std::numeric_limits<int>::max();
     for (int pitch = width; pitch < width + 32; ++pitch) {
@@ -132,6 +133,12 @@ TileShape choose_tile_shape(const TileShapeInputs& in, const VkPhysicalDeviceLim
                limits.maxStorageBufferRange) {
         --best.splits;
     }
+    // One workgroup walking down one column of tiles: each tile after the first stages only its new
+    // rows (the ring is written for the half-pair layout, whose element rows are whole).
+    // Blocks of 4 lose by it (H100: 0.97x at range 16, 0.91x at 32): their row pairs carry 24 SAD
+    // steps of an invocation, and the ring's wrap test is paid on each.
+    best.ring_window = in.ring_window && in.half_pairs && in.block >= 8 && best.splits == 1 &&
+                       best.tiles_x == 1 && best.tiles_y > 1;
     return best;
 }
 

@@ -18,6 +18,7 @@ struct TileShape {
     int window_pitch = 0;  // shared-memory elements from one window row to the next
     int group = 1;         // blocks across and down the blocks one workgroup searches together
     int reduction_slots = 1;  // full_search.comp's REDUCTION_SLOTS
+    bool ring_window = false;  // full_search.comp's RING_WINDOW: tiles below stage only their new rows
     [[nodiscard]] int invocations() const { return strips_x * tile_h; }
 };
 
@@ -32,6 +33,9 @@ struct TileShapeInputs {
     bool half_pairs = false;     // full_search.comp's HALF_PAIRS: two rows per element
     std::uint32_t subgroup = 1;  // lanes paid for together (the device's subgroup size)
     bool shared_banks = true;    // pad window rows to avoid bank conflicts (GPUs)
+    bool ring_window = true;     // keep window rows from tile to tile where the shape allows
+    bool subgroup_reduce = false;  // full_search.comp's SUBGROUP_REDUCE: reduction slots per subgroup
+    bool pad_window_rows = true;   // with shared_banks: a row pitch chosen against bank conflicts
 };
 
 // Throws Error(unsupported) naming the limit when even the smallest tile does not fit.

@@ -128,6 +128,20 @@ int main(int argc, char** argv) {
                                 "fast", xme::Subpel::none, tuning});
             }
         }
+        // The window's rows kept from tile to tile (the default where the shape allows) against each
+        // tile's whole window staged.
+        xme::vulkan::SessionTuning whole_window;
+        whole_window.whole_window_per_tile = true;
+        runs.push_back({"fast fs, whole window per tile", "fast", xme::Subpel::none, whole_window});
+        // The window's row pitch: padded against bank conflicts, or its width (less shared memory).
+        for (const auto rows : {xme::vulkan::SessionTuning::WindowRows::padded,
+                                xme::vulkan::SessionTuning::WindowRows::unpadded}) {
+            xme::vulkan::SessionTuning pitch;
+            pitch.window_rows = rows;
+            const bool padded = rows == xme::vulkan::SessionTuning::WindowRows::padded;
+            runs.push_back({std::string("fast fs, window rows ") + (padded ? "padded" : "unpadded"), "fast",
+                            xme::Subpel::none, pitch});
+        }
         xme::vulkan::SessionTuning tree;
         tree.tree_reduction = true;
         runs.push_back({"fast fs, keys reduced by the barrier tree", "fast", xme::Subpel::none, tree});

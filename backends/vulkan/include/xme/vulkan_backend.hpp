@@ -41,6 +41,14 @@ struct SessionTuning {
     // candidates per block, over which its per-block costs (the keys' reduction, the result) are
     // spread, at the price of staging more window rows.
     int max_tile_rows = 0;
+    // "fast": stage each tile's whole window even where a tile could keep the rows it shares with the
+    // tile above (the path of windows cut across or split over workgroups, and of 32-bit floats, so
+    // that tests reach it everywhere).
+    bool whole_window_per_tile = false;
+    // "fast": the window's row pitch in shared memory. automatic: on GPUs padded against bank
+    // conflicts for blocks of 16 and 32, the window's width for smaller ones (less shared memory per
+    // workgroup ran faster there, conflicts and all: docs/vulkan-notes.md); the width on CPU devices.
+    enum class WindowRows { automatic, padded, unpadded } window_rows = WindowRows::automatic;
     // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 4.
     // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.
     int partition_strip = 0;
