@@ -34,6 +34,24 @@ void check_equal(const xme::MotionField& expected, const xme::MotionField& actua
     CHECK_MESSAGE(difference.empty(), difference);
 }
 
+// One pair through a fast session with `tuning`, against the reference; false (with a message) where the
+// device refuses the tuning (16-bit floats may be missing).
+bool check_tuned(xme::Device& device, const xme::test::PlanePair& frames, const xme::SearchParams& params,
+                 const xme::vulkan::SessionTuning& tuning) {
+    std::unique_ptr<xme::MotionSession> session;
+    try {
+        session =
+            xme::vulkan::open_tuned_session(device, options_for(frames.current, params, "fast"), tuning);
+    } catch (const xme::Error& e) {
+        MESSAGE("not on this device: ", e.what());
+        return false;
+    }
+    session->submit({0, frames.reference.view(), 1, frames.current.view()});
+    check_equal(xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
+                session->receive().field);
+    return true;
+}
+
 // Variants and refinements whose results are bit-exact here (the device says so: tolerance 0); the
 // legacy half-pel may be filtered.
 std::vector<std::pair<std::string, xme::Subpel>> exact_cases(const xme::Device& device) {
@@ -103,23 +121,14 @@ TEST_SUITE("conformance") {
                         INFO("arithmetic ", static_cast<int>(arithmetic), " strip ", strip, " block ", block,
                              " group ", group, " tree reduction ", tree_reduction, " two-word keys ",
                              two_word_keys);
-                        std::unique_ptr<xme::MotionSession> session;
-                        try {
-                            session = xme::vulkan::open_tuned_session(
-                                *device, options_for(frames.current, params, "fast"),
-                                {.sad_arithmetic = arithmetic,
-                                 .max_strip = strip,
-                                 .tree_reduction = tree_reduction,
-                                 .blocks_per_group = group,
-                                 .two_word_keys = two_word_keys});
-                        } catch (const xme::Error& e) {
-                            MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
+                        if (!check_tuned(*device, frames, params,
+                                         {.sad_arithmetic = arithmetic,
+                                          .max_strip = strip,
+                                          .tree_reduction = tree_reduction,
+                                          .blocks_per_group = group,
+                                          .two_word_keys = two_word_keys})) {
                             break;
                         }
-                        session->submit({0, frames.reference.view(), 1, frames.current.view()});
-                        check_equal(
-                            xme::reference::estimate(frames.reference.view(), frames.current.view(), params),
-                            session->receive().field);
                     }
                 }
             }
@@ -154,22 +163,13 @@ TEST_SUITE("conformance") {
             for (const bool whole : {false, true}) {
                 INFO(c.width, "x", c.height, " group ", c.group, " range ", c.range, " tile rows ", c.rows,
                      " whole window per tile ", whole);
-                std::unique_ptr<xme::MotionSession> session;
-                try {
-                    session = xme::vulkan::open_tuned_session(*device,
-                                                              options_for(frames_c.current, params_c, "fast"),
-                                                              {.sad_arithmetic = Arithmetic::float16_pairs,
-                                                               .blocks_per_group = c.group,
-                                                               .max_tile_rows = c.rows,
-                                                               .whole_window_per_tile = whole});
-                } catch (const xme::Error& e) {
-                    MESSAGE("not on this device: ", e.what());  // 16-bit floats may be missing
+                if (!check_tuned(*device, frames_c, params_c,
+                                 {.sad_arithmetic = Arithmetic::float16_pairs,
+                                  .blocks_per_group = c.group,
+                                  .max_tile_rows = c.rows,
+                                  .whole_window_per_tile = whole})) {
                     break;
                 }
-                session->submit({0, frames_c.reference.view(), 1, frames_c.current.view()});
-                check_equal(
-                    xme::reference::estimate(frames_c.reference.view(), frames_c.current.view(), params_c),
-                    session->receive().field);
             }
         }
         for (const auto& refused : {xme::vulkan::SessionTuning{.blocks_per_group = 5},
