@@ -287,4 +287,27 @@ TEST_SUITE("conformance") {
                                     : unsetenv("XME_VULKAN_VALIDATION");
         CHECK_MESSAGE(error.find("vulkan-validationlayers") != std::string::npos, error);
     }
+
+    TEST_CASE("vulkan: the legacy variant's refusals name the variant and the one that runs the chain") {
+        const auto device = xme::test::vulkan_device();
+        if (!device) return;
+        xme::SessionOptions options;
+        options.width = 64;
+        options.height = 48;
+        options.params = {16, 8, xme::BorderMode::pad, xme::SearchMethod::test_zone, xme::Subpel::qpel};
+        for (const auto partitions : {xme::Partitions::none, xme::Partitions::all}) {
+            options.params.search =
+                partitions == xme::Partitions::all ? xme::SearchMethod::full : xme::SearchMethod::test_zone;
+            options.params.partitions = partitions;
+            options.variant = "legacy";
+            const xme::Support legacy = device->supports(options);
+            CHECK_FALSE(legacy.supported);
+            CHECK_MESSAGE(
+                legacy.reason.find("'s legacy variant computes fs and fs+hpel only") != std::string::npos,
+                legacy.reason);
+            CHECK_MESSAGE(legacy.reason.find("--variant fast") != std::string::npos, legacy.reason);
+            options.variant = "fast";
+            CHECK(device->supports(options).supported);
+        }
+    }
 }

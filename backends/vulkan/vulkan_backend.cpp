@@ -55,7 +55,8 @@ public:
                                    "'s legacy variant (SPEC §5) has no rate term or predictor (SPEC §8): "
                                    "use variant fast, or --backend cpu");
             }
-            return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b));
+            return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b),
+                                           "fast");
         }
         // The fast variant: every search (fs, dia, hex, ehds, tz), alone, +hpel or +qpel, with every SPEC §8
         // setting; and the partitions (gpu_partition_support).

@@ -27,7 +27,7 @@ PairResult SynchronousSession::receive() {
 }
 
 Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
-                                std::uint32_t halfpel_tolerance) {
+                                std::uint32_t halfpel_tolerance, const std::string& other_variant) {
     const SearchParams& p = options.params;
     std::string missing;
     const auto lacks = [&](bool condition, const std::string& what) {
@@ -39,10 +39,12 @@ Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& 
     lacks(p.lambda > 0, "the rate term (lambda > 0)");
     lacks(p.predictor != Predictor::none, "the " + std::string(to_string(p.predictor)) + " predictor");
     if (missing.empty()) return Support::yes(p.subpel == Subpel::hpel ? halfpel_tolerance : 0);
+    const std::string subject =
+        other_variant.empty() ? device.name : device.name + "'s " + options.variant + " variant";
+    const std::string elsewhere = other_variant.empty() ? "" : "--variant " + other_variant + ", ";
     return Support::no(
-        device.name + " computes fs and fs+hpel only, without " + missing +
-        ": run this chain with --backend cpu (it computes every chain) or --backend reference (the "
-        "scalar oracle: slow)");
+        subject + " computes fs and fs+hpel only, without " + missing + ": run this chain with " + elsewhere +
+        "--backend cpu (it computes every chain) or --backend reference (the scalar oracle: slow)");
 }
 
 Support gpu_partition_support(const std::string& device, const SearchParams& p) {

@@ -43,9 +43,11 @@ private:
 // The answer of a device whose kernels compute full search and the bilinear half-pel refinement of
 // SPEC §3-§4 only (no rate term, predictor or fast search yet): yes for those chains, with
 // `halfpel_tolerance` for fs+hpel (SPEC §6; 0 when exact), and a reason naming what is missing
-// otherwise.
+// otherwise. `other_variant`: a variant of the same device that runs every chain, named in the reason
+// (the reason then speaks of options.variant, not of the whole device).
 [[nodiscard]] Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,
-                                              std::uint32_t halfpel_tolerance = 0);
+                                              std::uint32_t halfpel_tolerance = 0,
+                                              const std::string& other_variant = {});
 
 // The GPU backends' answer for SPEC §9's 41 partitions (their kernels run fs+p41 and fs+p41+qpel with
 // any predictor, lambda and window centre, on 16x16 macroblocks, with the 32-bit keys of
