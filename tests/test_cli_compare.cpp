@@ -80,6 +80,25 @@ TEST_SUITE("cli") {
         }
     }
 
+    TEST_CASE("bench with the partitions and no --blocks measures block 16, and refuses a block 8 given") {
+        const fs::path dir = scratch_dir("bench_partitions");
+        // The default --blocks list holds 8, which SPEC §9's macroblock partitions do not take.
+        const Run bench = run_xme(
+            "bench --backends cpu --variants portable --algos fs,fs+p41 --ranges 2 "
+            "--sizes 32x32 --pairs 1 --no-sad-peak --json " +
+            (dir / "bench.json").string());
+        INFO(bench.output);
+        REQUIRE(bench.exit_code == 0);
+        const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
+        REQUIRE(rows.size() == 2);
+        for (const auto& row : rows) CHECK(row["block"] == 16);
+        const Run given = run_xme(
+            "bench --backends cpu --variants portable --algos fs+p41 --blocks 8 --ranges 2 "
+            "--sizes 32x32 --pairs 1 --no-sad-peak");
+        CHECK(given.exit_code != 0);
+        CHECK_MESSAGE(given.output.find("block 8 given") != std::string::npos, given.output);
+    }
+
     TEST_CASE("bench on a clip measures it at its own size unless --sizes says otherwise") {
         if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("bench_clip");
