@@ -80,6 +80,13 @@ TEST_SUITE("cli") {
         }
     }
 
+    TEST_CASE("compare with fewer than two devices says so in its own words, not as --policy mirror") {
+        // Refused before the input is opened: the file need not exist.
+        check_refusals({{"compare clip.y4m --backends cpu", "give at least two in --backends"},
+                        {"compare clip.y4m --backend cpu", "give at least two in --backends"},
+                        {"compare clip.y4m", "give at least two in --backends"}});
+    }
+
     TEST_CASE("bench with the partitions and no --blocks measures block 16, and refuses a block 8 given") {
         const fs::path dir = scratch_dir("bench_partitions");
         // The default --blocks list holds 8, which SPEC §9's macroblock partitions do not take.
