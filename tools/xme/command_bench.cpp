@@ -250,17 +250,15 @@ Command add_bench_command(CLI::App& app) {
             for (const int range : settings.ranges) SearchParams{16, range, settings.border}.validate();
             SearchParams base;
             base.border = settings.border;
-            // SPEC §9's partitions are a macroblock's: without --blocks, their chains get 16 alone rather
-            // than a refusal of the default list's 8, which the user never named.
-            if (blocks->count() == 0) {
-                base.block_size = macroblock_size;
-                const auto chains = chains_from(options->chain, base);
-                if (std::ranges::any_of(
-                        chains, [](const SearchParams& c) { return c.partitions == Partitions::all; }))
-                    settings.blocks = {macroblock_size};
-            }
-            base.block_size = settings.blocks.empty() ? 16 : settings.blocks.front();
+            // Without --blocks the chains are checked at 16, and SPEC §9's partitions (a macroblock's) are
+            // measured at 16 alone rather than refused for the default list's 8, which the user never named.
+            const bool blocks_given = blocks->count() > 0 && !settings.blocks.empty();
+            base.block_size = blocks_given ? settings.blocks.front() : macroblock_size;
             settings.chains = chains_from(options->chain, base);
+            if (!blocks_given && std::ranges::any_of(settings.chains, [](const SearchParams& c) {
+                    return c.partitions == Partitions::all;
+                }))
+                settings.blocks = {macroblock_size};
             std::vector<TransformVariant> transforms;
             for (const auto& name : options->transforms)
                 transforms.push_back(parse_transform_variant(name, "--transforms entry"));

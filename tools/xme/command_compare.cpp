@@ -14,6 +14,9 @@ namespace xme::cli {
 Command add_compare_command(CLI::App& app) {
     auto options = std::make_shared<JobOptions>();
     options->policy = "mirror";
+    options->too_few_devices =
+        "xme compare runs the same frames on several devices and checks them against each other: give at "
+        "least two in --backends, e.g. --backends cpu,vulkan:0 (xme devices lists this machine's)";
     options->settings.json = "compare.json";
     auto* cmd = app.add_subcommand("compare",
                                    "Run the same frames on several devices and check they agree (SPEC §6)");
@@ -22,20 +25,6 @@ Command add_compare_command(CLI::App& app) {
     cmd->add_option("--disagreement", *disagreement,
                     "A PNG of the first frame where the first two devices disagree, those blocks in red");
     return {cmd, [options, disagreement] {
-                // In compare's own words: settings_from would speak of --policy mirror, which compare sets.
-                if (options->backend.empty() || options->backends.empty()) {
-                    const std::size_t named = !options->backend.empty() ? 1
-                                              : options->backends.empty()
-                                                  ? 0
-                                                  : split_list(options->backends, "--backends").size();
-                    if (named < 2) {
-                        throw Error(
-                            ErrorKind::invalid_argument,
-                            "xme compare runs the same frames on several devices and checks them against "
-                            "each other: give at least two in --backends, e.g. --backends cpu,vulkan:0 "
-                            "(xme devices lists this machine's)");
-                    }
-                }
                 EstimateSettings settings = settings_from(*options);
                 if (settings.policy != Policy::mirror) {
                     throw Error(ErrorKind::invalid_argument, "xme compare runs with --policy mirror");

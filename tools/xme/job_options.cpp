@@ -238,7 +238,9 @@ EstimateSettings settings_from(const JobOptions& o) {
     }
     if (settings.policy != Policy::single && settings.devices.size() < 2) {
         throw Error(ErrorKind::invalid_argument,
-                    "--policy " + o.policy + " needs at least two devices in --backends");
+                    o.too_few_devices.empty()
+                        ? "--policy " + o.policy + " needs at least two devices in --backends"
+                        : o.too_few_devices);
     }
     return settings;
 }

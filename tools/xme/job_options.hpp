@@ -22,6 +22,9 @@ struct JobOptions {
     std::string backend;   // --backend: one device
     std::string backends;  // --backends: several, comma-separated
     std::string policy = "single";
+    // The refusal of fewer than two devices under mirror or split, in the command's own words where
+    // the command sets the policy itself (compare); empty: the --policy option's.
+    std::string too_few_devices;
     ChainOptions chain;
     std::string border = "pad";
     std::string size;
