@@ -447,7 +447,7 @@ TEST_SUITE("scheduler") {
         }
     }
 
-    TEST_CASE("a variant no device has, or a device given twice, is refused") {
+    TEST_CASE("a variant no device has, a device given twice or a negative count in flight is refused") {
         xme::Registry registry;
         xme::test::add_fake_backend(registry, {fake(0), fake(1)}, std::make_shared<xme::test::FakeHangs>());
         xme::ScheduleOptions options{xme::Policy::single, {"fake:0"}, {params, "bogus", 1, 64, 48}};
@@ -461,6 +461,10 @@ TEST_SUITE("scheduler") {
         CHECK_THROWS_WITH_AS(xme::Scheduler(registry, options),
                              "device fake:0 is given twice: list each device once", xme::Error);
         options.devices = {"fake:0", "reference"};
+        options.pairs_in_flight = -1;
+        CHECK_THROWS_WITH_AS(xme::Scheduler(registry, options),
+                             "-1 pairs in flight per device: expected 0 (automatic) or more", xme::Error);
+        options.pairs_in_flight = 0;
         options.session.variant = "alternate";  // fake:0 has it; the reference runs its default
         const xme::Scheduler scheduler(registry, options);
         CHECK(scheduler.devices()[0].variant == "alternate");

@@ -32,11 +32,13 @@ struct ScheduleOptions {
     // A variant that some devices have applies to those; the others use their default. A variant
     // that none of the devices has is an error.
     SessionOptions session;
-    // Per device. Three, so that a GPU's next-but-one pair is queued, its frame uploading, while the
-    // worker converts a result and submits: with two, CUDA's upload of the next pair (41 us for a 1080p
-    // plane on the H100 machine) started only after that, and the device idled ~20% of a 1080p range-16
-    // job's steady state (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit instead.
-    int pairs_in_flight = 3;
+    // Per device; 0: 3 under single and mirror, 2 under split. Three, so that a GPU's pair after next is
+    // queued, its frame uploading, while the worker converts a result and submits: with two, CUDA's
+    // upload of the next pair (41 us for a 1080p plane on the H100 machine) started only after that, and
+    // the device idled ~20% of a 1080p range-16 job's steady state. Split keeps two: on two H200s its
+    // range-16 jobs ran 1.15x / 1.00x one GPU with three against 1.26x / 1.22x with two in the same call
+    // (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit instead. Negative: an error.
+    int pairs_in_flight = 0;
     // A device call (opening a session, submitting a pair, receiving a result) that has not returned
     // after this long is taken as a hung device: it is abandoned and the run goes on as if it had
     // failed. Generous, since one pair of a large frame on a slow CPU variant takes minutes; <= 0:
