@@ -25,28 +25,31 @@ bool cpu_device(const Context& context) { return context.type() == VK_PHYSICAL_D
 
 // full_search.comp's GROUP: the tuning's, else (docs/vulkan-notes.md, "Several blocks per workgroup")
 // 2x2 groups of blocks up to 16x16: larger groups, or 32x32 blocks in groups, need more registers
-// than they save (H100).
-int blocks_per_group(const SessionTuning& tuning, int block) {
+// than they save (H100); but on GPUs, up to range 16, 3x3 groups of 8x8 blocks in one tall tile
+// (H100, range 16: 1.02x; range 32: 0.99x; docs/vulkan-notes.md, "3x3 groups of block 8 in one tile").
+int blocks_per_group(const SessionTuning& tuning, int block, int range, bool cpu) {
     if (tuning.blocks_per_group < 0 || tuning.blocks_per_group > 4) {
         throw Error(ErrorKind::invalid_argument, "blocks per group " +
                                                      std::to_string(tuning.blocks_per_group) +
                                                      ": expected 1 to 4 (0: by block size)");
     }
     if (tuning.blocks_per_group > 0) return tuning.blocks_per_group;
+    if (block == 8 && range <= 16 && !cpu) return 3;
     return block <= 16 ? 2 : 1;
 }
 
 // The tile's candidate rows: the tuning's, else (docs/vulkan-notes.md, "Shorter tiles for small
 // blocks") on GPUs at most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to
 // carry an invocation's per-block costs over one tile's 3 candidates per block at range 16 (H100: 1.29x
-// at block 4, 1.05x at 8, 0.89x at 16 with 17 rows). lavapipe runs block 8 faster in tall tiles. 0
-// leaves it to the cost model.
-int max_tile_rows(const SessionTuning& tuning, int block, bool cpu) {
+// at block 4, 1.05x at 8, 0.89x at 16 with 17 rows), except block 8 in 3x3 groups, one tall tile.
+// lavapipe runs block 8 faster in tall tiles. 0 leaves it to the cost model.
+int max_tile_rows(const SessionTuning& tuning, int block, int group, bool cpu) {
     if (tuning.max_tile_rows < 0) {
         throw Error(ErrorKind::invalid_argument, "at most " + std::to_string(tuning.max_tile_rows) +
                                                      " candidate rows per tile: expected 0 (any) or more");
     }
     if (tuning.max_tile_rows > 0) return tuning.max_tile_rows;
+    if (block == 8 && group == 3) return 0;  // one tall tile: 363 invocations, 55 registers (H100)
     return block <= 8 && !cpu ? 11 : 0;
 }
 
@@ -66,7 +69,7 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.range = options.params.range;
     in.block = b;
     in.block_count = blocks_across(options.width, b) * blocks_across(options.height, b);
-    in.group = blocks_per_group(tuning, b);
+    in.group = blocks_per_group(tuning, b, in.range, cpu);
     // On GPUs an invocation holds GROUP x STRIP partial sums per row of blocks in registers, which the
     // cost model does not count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11,
     // 102 registers, 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms). lavapipe runs 2x2 groups
@@ -74,7 +77,7 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     const int default_max_strip = cpu ? 12 : 12 / in.group;
     in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : default_max_strip;
     in.min_strip = std::max(1, tuning.min_strip);
-    in.max_tile_rows = max_tile_rows(tuning, b, cpu);
+    in.max_tile_rows = max_tile_rows(tuning, b, in.group, cpu);
     in.ring_window = !tuning.whole_window_per_tile;
     in.subgroup_reduce = context.subgroup_reductions() && !tuning.tree_reduction;
     using Rows = SessionTuning::WindowRows;
