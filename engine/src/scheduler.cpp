@@ -82,12 +82,13 @@ std::string_view to_string(Policy policy) {
 
 Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : options_(options) {
     if (options.devices.empty()) throw Error(ErrorKind::invalid_argument, "no device given to schedule on");
-    if (options.pairs_in_flight < 0) {
-        throw Error(ErrorKind::invalid_argument,
-                    std::to_string(options.pairs_in_flight) +
-                        " pairs in flight per device: expected 0 (automatic) or more");
+    int& in_flight = options_.pairs_in_flight;
+    if (in_flight < 0) {
+        throw Error(
+            ErrorKind::invalid_argument,
+            std::to_string(in_flight) + " pairs in flight per device: expected 0 (automatic) or more");
     }
-    if (options_.pairs_in_flight == 0) options_.pairs_in_flight = options.policy == Policy::split ? 2 : 3;
+    if (in_flight == 0) in_flight = options.policy == Policy::split ? 2 : 3;
     if (options.policy == Policy::single && options.devices.size() != 1) {
         throw Error(ErrorKind::invalid_argument,
                     "policy single takes one device; use mirror or split for several");

@@ -35,8 +35,8 @@ struct ScheduleOptions {
     // Per device; 0: 3 under single and mirror, 2 under split. Three, so that a GPU's pair after next is
     // queued, its frame uploading, while the worker converts a result and submits: with two, CUDA's
     // upload of the next pair (41 us for a 1080p plane on the H100 machine) started only after that, and
-    // the device idled ~20% of a 1080p range-16 job's steady state. Split keeps two: on two H200s its
-    // range-16 jobs ran 1.15x / 1.00x one GPU with three against 1.26x / 1.22x with two in the same call
+    // the device idled ~20% of a 1080p range-16 job's steady state. Split keeps two: on two H200s, with
+    // three a GPU of a host-bound split was left with 2-3 pairs in 2 of 6 jobs, with two in none
     // (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit instead. Negative: an error.
     int pairs_in_flight = 0;
     // A device call (opening a session, submitting a pair, receiving a result) that has not returned
