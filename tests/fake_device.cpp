@@ -100,6 +100,8 @@ public:
         static_cast<void>(checked_variant(info_, options));
         if (spec_.faults.fail_to_open)
             throw Error(ErrorKind::device, spec_.name + ": injected failure to open");
+        if (spec_.faults.open_milliseconds > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(spec_.faults.open_milliseconds));
         if (spec_.opened_threads) *spec_.opened_threads = options.threads;
         return std::make_unique<FakeSession>(spec_.name, spec_.faults, options, hangs_);
     }

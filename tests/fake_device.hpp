@@ -22,6 +22,7 @@ struct FakeFaults {
     std::int64_t hang_at = -1;        // the k-th pair blocks until FakeHangs::release
     std::int64_t wrong_from = -1;     // from the k-th pair on, block (0,0)'s vector is off by one pixel
     bool fail_to_open = false;        // open_session throws
+    int open_milliseconds = 0;        // a slow open (a GPU creating its context)
     int milliseconds_per_pair = 0;    // a slow device
     int first_pair_milliseconds = 0;  // a slow first pair only (a GPU loading its kernels)
     std::int64_t slow_pair_at = -1;   // slow pairs from the k-th on (a hiccup once running)

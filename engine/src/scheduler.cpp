@@ -88,7 +88,7 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
             ErrorKind::invalid_argument,
             std::to_string(in_flight) + " pairs in flight per device: expected 0 (automatic) or more");
     }
-    if (in_flight == 0) in_flight = options.policy == Policy::split ? 2 : 3;
+    if (in_flight == 0) in_flight = 3;
     if (options.policy == Policy::single && options.devices.size() != 1) {
         throw Error(ErrorKind::invalid_argument,
                     "policy single takes one device; use mirror or split for several");
@@ -176,6 +176,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     shared.rates.assign(devices_.size(), 0.0);
     shared.first_pair_seconds.assign(devices_.size(), 0.0);
     shared.call_started.resize(devices_.size());
+    shared.session_open.assign(devices_.size(), false);
     shared.abandoned.assign(devices_.size(), false);
     if (options_.policy == Policy::split) {
         if (const std::string sharing = host_core_devices(devices_); !sharing.empty()) {

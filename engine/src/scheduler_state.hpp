@@ -56,6 +56,7 @@ struct Scheduler::Shared {
     // is measured.
     std::vector<double> first_pair_seconds;
     std::vector<std::optional<Clock::time_point>> call_started;  // a device call under way since
+    std::vector<bool> session_open;  // the device's worker opened its session: out of a call, it waits
     std::vector<bool> abandoned;                                 // hung: left behind, must touch nothing more
     std::exception_ptr failure;  // ends the run once the pairs before it are delivered
     std::vector<std::string> notices;
@@ -75,6 +76,11 @@ struct Scheduler::Shared {
     // times their pair time (a CPU beside a GPU: each pair it is measured on costs the GPU's pipeline
     // more than the CPU could add).
     [[nodiscard]] bool worth_taking(std::size_t device) const;
+    // Split: whether `device`, measured, leaves `pair` to a device not yet measured that is idle now
+    // and would take it. In a host-bound split the queue is mostly empty and the first worker to wake
+    // takes each new pair: a measured device with a free slot won most of those races, and on two
+    // H200s a GPU was left with 2-3 pairs of a job, never measured, so never given more.
+    [[nodiscard]] bool leaves_to_unmeasured(std::size_t device, std::int64_t pair) const;
     // Whether a device taking this long a pair is more than far_slower_ratio (scheduler_worker.cpp)
     // times slower than the fastest measured one: it could add under 2% to a split.
     [[nodiscard]] bool far_slower(double seconds_per_pair) const;

@@ -96,6 +96,22 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
     return own_finish <= others_drain;
 }
 
+bool Scheduler::Shared::leaves_to_unmeasured(std::size_t device, std::int64_t pair) const {
+    if (queues.size() != 1 || rates[device] == 0) return false;
+    // With the temporal predictor only a pair any device may start: another would not take the rest of
+    // this device's segment, and the pair would wait.
+    const bool anyone_may_start = options.session.params.predictor != Predictor::temporal ||
+                                  segment_start(pair) || temporal_fields.contains(pair - 1);
+    if (!anyone_may_start) return false;
+    for (std::size_t d = 0; d < rates.size(); ++d) {
+        // Out of a call with its session open, it is waiting: it takes the pair when it wakes.
+        const bool idle = session_open[d] && holding[d].empty() && !call_started[d] && !abandoned[d] &&
+                          !devices[d].failure;
+        if (d != device && rates[d] == 0 && idle && worth_taking(d)) return true;
+    }
+    return false;
+}
+
 int Scheduler::Shared::session_threads(std::size_t device) const {
     const int threads = options.session.threads;
     if (threads != 0 || options.policy != Policy::split || !devices[device].info.on_host_cores)
@@ -298,12 +314,14 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         options.threads = shared.session_threads(index);
         if (!device_call([&] { session = open_compensating_session(*shared.opened[index], options); }))
             return;
+        shared.session_open[index] = true;
         while (!shared.stopping) {
             auto& queue = shared.queue_of(index);
             // Top up the device with pairs whose frames have been read.
             std::optional<std::size_t> next;
             while (static_cast<int>(in_flight.size()) < shared.options.pairs_in_flight &&
-                   (next = shared.next_for(index, last_submitted)) && shared.worth_taking(index)) {
+                   (next = shared.next_for(index, last_submitted)) && shared.worth_taking(index) &&
+                   !shared.leaves_to_unmeasured(index, queue[*next])) {
                 const std::int64_t pair = queue[*next];
                 queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(*next));
                 if (!submit(pair)) return;
@@ -325,11 +343,12 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                     if (!submit(*backup)) return;
                     continue;
                 }
-                // Another device's pair may become worth backing up as time passes, with nothing to
-                // notify: look again soon.
+                // Another device's pair may become worth backing up as time passes, and a pair left
+                // to another device (leaves_to_unmeasured) may stay, with nothing to notify: look
+                // again soon.
                 const bool others_hold = std::any_of(shared.holding.begin(), shared.holding.end(),
                                                      [](const auto& held) { return !held.empty(); });
-                if (shared.queues.size() == 1 && others_hold) {
+                if (shared.queues.size() == 1 && (others_hold || !queue.empty())) {
                     shared.changed.wait_for(lock, std::chrono::milliseconds(1));
                 } else {
                     shared.changed.wait(lock);
