@@ -245,8 +245,8 @@ TEST_SUITE("scheduler") {
         // 2 ms, so once measured they share the rest.
         constexpr int pairs = 200;
         const Clip clip = random_clip("split opens late", pairs, 16, 16);
-        const FaultRun run = run_faults(clip, xme::Policy::split, {fake(0, {.open_milliseconds = 100}), fake(1)},
-                                        600, {}, 2);
+        const FaultRun run =
+            run_faults(clip, xme::Policy::split, {fake(0, {.open_milliseconds = 100}), fake(1)}, 600, {}, 2);
         CHECK_FALSE(run.error.has_value());
         check_pairs(run, clip, pairs);
         MESSAGE("pairs: fake:0 ", run.devices[0].pairs_done, " (", run.devices[0].pairs_discarded,
@@ -298,6 +298,25 @@ TEST_SUITE("scheduler") {
         CHECK(split_taken_by_fake0(
                   "split host waits", 300,
                   {host, fake(1, {.milliseconds_per_pair = 1, .first_pair_milliseconds = 1000})}) == 1);
+    }
+
+    TEST_CASE("split: a CPU-like device left out takes over the job when the GPU-like one fails" *
+              doctest::skip(thread_sanitized)) {
+        // fake:0 (on the host's cores, 150 ms a pair) is left out after its first pair, beside fake:1 (1
+        // ms, failing at its 290th, long after fake:0's first): left out, it waits for nothing but a
+        // failure or the run's end, and must then finish the pairs fake:1 did not.
+        constexpr int pairs = 300;
+        constexpr int fails_at = 290;
+        const Clip clip = random_clip("split left out takes over", pairs, 16, 16);
+        FakeDeviceSpec host = fake(0, {.milliseconds_per_pair = 150});
+        host.on_host_cores = true;
+        const FaultRun run = run_faults(clip, xme::Policy::split,
+                                        {host, fake(1, {.fail_at = fails_at, .milliseconds_per_pair = 1})});
+        CHECK_FALSE(run.error.has_value());
+        check_pairs(run, clip, pairs);
+        MESSAGE("pairs: fake:0 ", run.devices[0].pairs_done, ", fake:1 ", run.devices[1].pairs_done);
+        CHECK(run.devices[1].failure.has_value());
+        CHECK(run.devices[0].pairs_done >= pairs - fails_at);
     }
 
     TEST_CASE("split: a device on the host's cores beside one that is not gets half the processors") {

@@ -279,6 +279,7 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     while (!delivery_failed && !shared.over()) wait(lock);
     shared.stopping = true;
     shared.changed.notify_all();
+    shared.left_out_changed.notify_all();
     lock.unlock();
     delivery.join();
     lock.lock();

@@ -31,6 +31,10 @@ struct Scheduler::Shared {
 
     std::mutex mutex;
     std::condition_variable changed;
+    // Wakes only the workers of devices left out of a split (left_out): a device failing, or the run
+    // ending. On `changed` such a worker woke with every frame read, result and delivery (~3 times a
+    // pair) and took the lock the working devices' workers wait on.
+    std::condition_variable left_out_changed;
     std::map<std::int64_t, std::shared_ptr<const Frame>> frames;  // read and still needed
     std::vector<std::deque<std::int64_t>>
         queues;  // pairs to do, by current-frame index: one shared (split) or one per device
@@ -81,6 +85,9 @@ struct Scheduler::Shared {
     // takes each new pair: a measured device with a free slot won most of those races, and on two
     // H200s a GPU was left with 2-3 pairs of a job, never measured, so never given more.
     [[nodiscard]] bool leaves_to_unmeasured(std::size_t device, std::int64_t pair) const;
+    // Split: whether `device`, on the host's cores, takes no more pairs for the rest of the run unless
+    // another device fails: its first pair took over far_slower_ratio times the fastest measured one's.
+    [[nodiscard]] bool left_out(std::size_t device) const;
     // Whether a device taking this long a pair is more than far_slower_ratio (scheduler_worker.cpp)
     // times slower than the fastest measured one: it could add under 2% to a split.
     [[nodiscard]] bool far_slower(double seconds_per_pair) const;

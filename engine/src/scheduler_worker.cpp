@@ -66,6 +66,12 @@ bool Scheduler::Shared::far_slower(double seconds_per_pair) const {
     return *std::max_element(rates.begin(), rates.end()) * seconds_per_pair > far_slower_ratio;
 }
 
+bool Scheduler::Shared::left_out(std::size_t device) const {
+    const double first = first_pair_seconds[device];
+    return queues.size() == 1 && rates.size() > 1 && devices[device].info.on_host_cores && first > 0 &&
+           rates[device] == 0 && far_slower(first);
+}
+
 bool Scheduler::Shared::worth_taking(std::size_t device) const {
     if (queues.size() != 1 || rates.size() == 1) return true;
     if (rates[device] == 0) {
@@ -105,8 +111,8 @@ bool Scheduler::Shared::leaves_to_unmeasured(std::size_t device, std::int64_t pa
     if (!anyone_may_start) return false;
     for (std::size_t d = 0; d < rates.size(); ++d) {
         // Out of a call with its session open, it is waiting: it takes the pair when it wakes.
-        const bool idle = session_open[d] && holding[d].empty() && !call_started[d] && !abandoned[d] &&
-                          !devices[d].failure;
+        const bool idle =
+            session_open[d] && holding[d].empty() && !call_started[d] && !abandoned[d] && !devices[d].failure;
         if (d != device && rates[d] == 0 && idle && worth_taking(d)) return true;
     }
     return false;
@@ -186,6 +192,7 @@ void Scheduler::Shared::device_failed(std::size_t device, const std::string& why
     }
     unfinished.clear();
     changed.notify_all();
+    left_out_changed.notify_all();
 }
 
 void Scheduler::Shared::abandon_hung_devices() {
@@ -341,6 +348,10 @@ void Scheduler::work(std::size_t index, Shared& shared) {
                                            shared.backed_up.lower_bound(shared.next_delivery));
                     shared.backed_up.insert(*backup);
                     if (!submit(*backup)) return;
+                    continue;
+                }
+                if (shared.left_out(index)) {  // until another device fails or the run ends
+                    shared.left_out_changed.wait(lock);
                     continue;
                 }
                 // Another device's pair may become worth backing up as time passes, and a pair left

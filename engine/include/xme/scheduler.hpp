@@ -32,12 +32,11 @@ struct ScheduleOptions {
     // A variant that some devices have applies to those; the others use their default. A variant
     // that none of the devices has is an error.
     SessionOptions session;
-    // Per device; 0: 3 under single and mirror, 2 under split. Three, so that a GPU's pair after next is
-    // queued, its frame uploading, while the worker converts a result and submits: with two, CUDA's
-    // upload of the next pair (41 us for a 1080p plane on the H100 machine) started only after that, and
-    // the device idled ~20% of a 1080p range-16 job's steady state. Split keeps two: on two H200s, with
-    // three a GPU of a host-bound split was left with 2-3 pairs in 2 of 6 jobs, with two in none
-    // (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit instead. Negative: an error.
+    // Per device; 0: 3. Three, so that a GPU's pair after next is queued, its frame uploading, while the
+    // worker converts a result and submits: with two, CUDA's upload of the next pair (41 us for a 1080p
+    // plane on the H100 machine) started only after that, and the device idled ~20% of a 1080p range-16
+    // job's steady state (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit
+    // instead. Negative: an error.
     int pairs_in_flight = 0;
     // A device call (opening a session, submitting a pair, receiving a result) that has not returned
     // after this long is taken as a hung device: it is abandoned and the run goes on as if it had
