@@ -20,24 +20,7 @@ gunzip -c .device/clips/testsrc2_1080p.y4m.gz > /tmp/one.y4m
 avail=$(df --output=avail -B1 /tmp | tail -1)
 fit=$(((avail - 4000000000) / (120 * 2073606)))
 [ "$fit" -lt "$loops" ] && loops=$fit
-python3 - "$loops" "$clip" <<'PY'
-import sys
-loops, path = int(sys.argv[1]), sys.argv[2]
-data = open('/tmp/one.y4m', 'rb').read()
-end = data.index(b'\n') + 1
-header = [t for t in data[:end].decode().split() if not t.startswith('C')] + ['Cmono']
-width = int(next(t for t in header if t.startswith('W'))[1:])
-height = int(next(t for t in header if t.startswith('H'))[1:])
-luma, frame = width * height, 6 + width * height * 3 // 2
-frames = [data[end + i * frame + 6:end + i * frame + 6 + luma] for i in range((len(data) - end) // frame)]
-with open(path, 'wb', buffering=64 << 20) as out:
-    out.write((' '.join(header) + '\n').encode())
-    for _ in range(loops):
-        for f in frames:
-            out.write(b'FRAME\n')
-            out.write(f)
-print(len(frames) * loops, 'frames of luma-only Y4M in', path)
-PY
+python3 tools/device/loop_luma_only.py /tmp/one.y4m "$loops" "$clip"
 rm /tmp/one.y4m
 run() {  # NAME, then estimate's options
   local name=$1; shift

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Issue 16 on a machine with two GPUs: whole `xme estimate` jobs of a 1080p Y4M (testsrc2, carried gzipped
-# in .device/clips, looped to LOOPS x 120 frames), each GPU alone and both under --policy split, REPS
-# rounds, for fs at ranges 16 and 64, fs+qpel at 16 and the 41 partitions at 32 (docs/scheduler-notes.md).
+# in .device/clips, as luma-only Y4M looped to LOOPS x 120 frames: 160 fill 40 GB), each GPU alone and both
+# under --policy split, REPS rounds, for fs at ranges 16 and 64, fs+qpel at 16 and 64, the 41 partitions
+# at 32 and 64 (docs/scheduler-notes.md).
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
 # [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r'). DEVICES="cpu cuda:0" on
-# a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"); EXTRA="--threads 6"
+# a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"), ALONE="cuda:0" runs only
+# those of them alone (default: each; a CPU alone takes a minute a round at 1080p); EXTRA="--threads 6"
 # adds options to every run; PREBUILT=1 uses the xme already built in $XME_BUILD; STAGES=1 prints each
 # job's host stages (read, deliver, each device's submit and receive).
 set -uo pipefail
@@ -12,19 +14,19 @@ loops=${1:-16}
 reps=${2:-3}
 only=${3:-.}
 devices=${DEVICES:-cuda:0 cuda:1}
+alone=${ALONE:-$devices}
 export XME_BUILD=${XME_BUILD:-build/device}
 if [ "${PREBUILT:-0}" = 1 ]; then B=$XME_BUILD; else
   source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }
 fi
 xme=$B/tools/xme
 nproc; nvidia-smi --query-gpu=name --format=csv,noheader
-clip=/tmp/split_1080p.y4m
+clip=/tmp/split_1080p_mono.y4m
 gunzip -c .device/clips/testsrc2_1080p.y4m.gz > /tmp/one.y4m
-header=$(head -1 /tmp/one.y4m | wc -c)
-one_size=$(stat -c %s /tmp/one.y4m)
 # Kept between calls of the same length: a long job's clip is tens of GB.
-if [ "$(stat -c %s "$clip" 2>/dev/null)" != $((header + loops * (one_size - header))) ]; then
-  { cat /tmp/one.y4m; for ((i = 1; i < loops; ++i)); do tail -c +$((header + 1)) /tmp/one.y4m; done; } > "$clip"
+frames_wanted=$((loops * 120))
+if [ "$(cat "$clip.frames" 2>/dev/null)" != "$frames_wanted" ]; then
+  python3 tools/device/loop_luma_only.py /tmp/one.y4m "$loops" "$clip" && echo "$frames_wanted" > "$clip.frames"
 fi
 "$xme" estimate "$clip" --backend cuda:0 --read-only | tail -1
 run() {  # NAME, then estimate's options
@@ -45,11 +47,13 @@ if 'STAGES' in __import__('os').environ:  # where the host's time goes, per stag
             print('%-28s %s first pairs (frame, device ms): %s' % ('', d['name'], own))
 PY
 }
-for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --subpel qpel" "fs+p41 r32:--range 32 --partitions all"; do
+for config in "fs r16:--range 16" "fs r64:--range 64" "fs+qpel r16:--range 16 --subpel qpel" \
+  "fs+qpel r64:--range 64 --subpel qpel" "fs+p41 r32:--range 32 --partitions all" \
+  "fs+p41 r64:--range 64 --partitions all"; do
   name=${config%%:*}; options=${config#*:}
   grep -q -- "$only" <<<"$name" || continue
   for ((rep = 1; rep <= reps; ++rep)); do
-    for device in $devices; do run "$name $device" $options --backend "$device"; done
+    for device in $alone; do run "$name $device" $options --backend "$device"; done
     run "$name split" $options --backends "${devices// /,}" --policy split
   done
 done
