@@ -137,6 +137,7 @@ TEST_SUITE("cli") {
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
             {"bench --backends cpu --warm-up nan", 2,
              "--warm-up: must be a number of seconds from 0 to 60, not 'nan'"},
+            {"bench --backends cpu --rounds 0", 2, "--rounds: must be a whole number of at least 1, not '0'"},
             {"estimate", 2, "input is required"},
         };
         std::ofstream(dir / "raw.yuv") << std::string(100, 'x');

@@ -80,6 +80,42 @@ TEST_SUITE("cli") {
         }
     }
 
+    TEST_CASE("bench --rounds measures every cell each round and reports its median round") {
+        const fs::path dir = scratch_dir("bench_rounds");
+        const Run bench = run_xme(
+            "bench --backends cpu --variants portable --search fs,dia --blocks 8 --ranges 4 --sizes 64x48 "
+            "--pairs 2 --warm-up 0 --no-sad-peak --rounds 3 --json " +
+            (dir / "bench.json").string());
+        INFO(bench.output);
+        REQUIRE(bench.exit_code == 0);
+        const auto rows = nlohmann::json::parse(read_file(dir / "bench.json"))["rows"];
+        REQUIRE(rows.size() == 2);  // one per cell, not per round
+        for (const auto& row : rows) {
+            CHECK(row["rounds"] == 3);
+            const double slowest = row["device_fps_slowest_round"].get<double>();
+            CHECK(slowest > 0);
+            CHECK(slowest <= row["device_fps"].get<double>());
+            CHECK(row["device_fps"].get<double>() <= row["device_fps_fastest_round"].get<double>());
+        }
+        for (const char* chain : {"fs block 8", "dia block 8"}) {
+            for (const char* round : {"(round 1/3)", "(round 2/3)", "(round 3/3)"}) {
+                const std::string line = std::string(chain) + " range 4 64x48 " + round;
+                CHECK_MESSAGE(bench.output.find(line) != std::string::npos, line);
+            }
+        }
+        CHECK(bench.output.find("3 rounds: each row is its cell's median round") != std::string::npos);
+        // One round (the default): the row's own figure at both ends.
+        const Run once = run_xme(
+            "bench --backends cpu --variants portable --algos fs --blocks 8 --ranges 4 --sizes 64x48 "
+            "--pairs 2 --warm-up 0 --no-sad-peak --json " +
+            (dir / "once.json").string());
+        REQUIRE(once.exit_code == 0);
+        const auto row = nlohmann::json::parse(read_file(dir / "once.json"))["rows"][0];
+        CHECK(row["rounds"] == 1);
+        CHECK(row["device_fps_slowest_round"] == row["device_fps"]);
+        CHECK(row["device_fps_fastest_round"] == row["device_fps"]);
+    }
+
     TEST_CASE("compare with fewer than two devices says so in its own words, not as --policy mirror") {
         // Refused before the input is opened: the file need not exist.
         check_refusals({{"compare clip.y4m --backends cpu", "give at least two in --backends"},

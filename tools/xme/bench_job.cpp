@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 
 #include "xme/accounting.hpp"
 #include "xme/builtin_backends.hpp"
@@ -207,6 +208,32 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
     return row;
 }
 
+// Each cell's median round: `rows` holds `rounds` rounds of the same cells in the same order (the loops
+// and what each device supports do not change between rounds).
+std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
+    if (rounds <= 1) {
+        for (auto& row : rows) row.device_fps_low = row.device_fps_high = row.device_fps();
+        return rows;
+    }
+    const std::size_t cells = rows.size() / static_cast<std::size_t>(rounds);
+    if (cells * static_cast<std::size_t>(rounds) != rows.size())
+        throw std::logic_error("bench: the rounds measured different cells");
+    std::vector<BenchRow> medians;
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+        std::vector<const BenchRow*> runs;
+        for (std::size_t round = 0; round < static_cast<std::size_t>(rounds); ++round)
+            runs.push_back(&rows[round * cells + cell]);
+        std::sort(runs.begin(), runs.end(),
+                  [](const BenchRow* a, const BenchRow* b) { return a->device_fps() < b->device_fps(); });
+        BenchRow median = *runs[runs.size() / 2];
+        median.rounds = rounds;
+        median.device_fps_low = runs.front()->device_fps();
+        median.device_fps_high = runs.back()->device_fps();
+        medians.push_back(std::move(median));
+    }
+    return medians;
+}
+
 }  // namespace
 
 std::vector<Plane> read_clip(VideoReader& reader, const std::string& name, int count) {
@@ -255,11 +282,11 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                                                          "'; their variants: " + offered);
         }
     }
-    std::vector<BenchRow> rows;
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        Device* device = devices[d].get();
-        const std::string& name = names[d];
-        const std::optional<SadPeak> peak = settings.sad_peak ? device->measure_sad_peak() : std::nullopt;
+    // Per device: its SAD peak, measured once, and the variants it runs.
+    std::vector<std::optional<SadPeak>> peaks;
+    std::vector<std::vector<std::string>> variants_of;
+    for (const auto& device : devices) {
+        peaks.push_back(settings.sad_peak ? device->measure_sad_peak() : std::nullopt);
         // --variants picks among each device's own variants; a device with none of them runs its default.
         std::vector<std::string> variants;
         for (const auto& variant : device->info().variants) {
@@ -269,41 +296,55 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
             }
         }
         if (variants.empty()) variants.push_back(device->info().variants.front());
-        const auto time_each_variant = [&](const std::vector<Plane>& frames, const SearchParams& params) {
-            const int width = frames.front().width();
-            const int height = frames.front().height();
-            for (const auto& variant : variants) {
-                const Support support = device->supports(
-                    {params, variant, settings.threads, width, height, settings.compensation});
-                if (!support.supported) {
-                    std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
-                              << ": not supported (" << support.reason << ")\n";
-                    continue;
+        variants_of.push_back(std::move(variants));
+    }
+    std::vector<BenchRow> rows;  // every round's, each round's in the same order
+    for (int round = 0; round < settings.rounds; ++round) {
+        const std::string round_text = settings.rounds > 1 ? " (round " + std::to_string(round + 1) + "/" +
+                                                                 std::to_string(settings.rounds) + ")"
+                                                           : "";
+        for (std::size_t d = 0; d < devices.size(); ++d) {
+            Device* device = devices[d].get();
+            const std::string& name = names[d];
+            const auto time_each_variant = [&](const std::vector<Plane>& frames, const SearchParams& params) {
+                const int width = frames.front().width();
+                const int height = frames.front().height();
+                for (const auto& variant : variants_of[d]) {
+                    const Support support = device->supports(
+                        {params, variant, settings.threads, width, height, settings.compensation});
+                    if (!support.supported) {
+                        if (round == 0) {
+                            std::cerr << "bench: " << name << " " << variant << " " << chain_name(params)
+                                      << ": not supported (" << support.reason << ")\n";
+                        }
+                        continue;
+                    }
+                    std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
+                              << params.block_size << " range " << params.range << " " << width << "x"
+                              << height << round_text << "\n";
+                    rows.push_back(time_cell(*device, variant, params, frames, settings.threads,
+                                             settings.compensation, settings.warm_up_seconds));
+                    rows.back().sad_peak = peaks[d];
                 }
-                std::cerr << "bench: " << name << " " << variant << " " << chain_name(params) << " block "
-                          << params.block_size << " range " << params.range << " " << width << "x" << height
-                          << "\n";
-                rows.push_back(time_cell(*device, variant, params, frames, settings.threads,
-                                         settings.compensation, settings.warm_up_seconds));
-                rows.back().sad_peak = peak;
-            }
-        };
-        for_each_cell(settings, settings.pairs + 2, time_each_variant);
-    }
-    // Whole jobs: each device alone, then (with two or more) all of them under split.
-    if (settings.split) {
-        const auto time_whole_jobs = [&](const std::vector<Plane>& frames, const SearchParams& params) {
-            for (const auto& name : names)
-                rows.push_back(time_policy(registry, Policy::single, {name}, params, frames, settings.threads,
+            };
+            for_each_cell(settings, settings.pairs + 2, time_each_variant);
+        }
+        // Whole jobs: each device alone, then (with two or more) all of them under split.
+        if (settings.split) {
+            const auto time_whole_jobs = [&](const std::vector<Plane>& frames, const SearchParams& params) {
+                for (const auto& name : names)
+                    rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
+                                               settings.threads, settings.compensation));
+                if (names.size() < 2) return;
+                std::cerr << "bench: split over all devices, block " << params.block_size << " range "
+                          << params.range << round_text << "\n";
+                rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads,
                                            settings.compensation));
-            if (names.size() < 2) return;
-            std::cerr << "bench: split over all devices, block " << params.block_size << " range "
-                      << params.range << "\n";
-            rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads,
-                                       settings.compensation));
-        };
-        for_each_cell(settings, settings.pairs + 1, time_whole_jobs);
+            };
+            for_each_cell(settings, settings.pairs + 1, time_whole_jobs);
+        }
     }
+    rows = median_rounds(std::move(rows), settings.rounds);
     // Speed-up over the CPU backend's default variant on the same cell, where the CPU ran.
     std::string cpu_default;
     for (const auto& info : registry.devices()) {

@@ -26,6 +26,12 @@ struct BenchSettings {
     std::vector<std::pair<int, int>> sizes{{1280, 720}, {1920, 1080}};
     BorderMode border = BorderMode::pad;
     int pairs = 8;  // timed pairs per cell, after the warm-up
+    // Times the whole matrix is measured, each round every cell once in the same order; a row is the
+    // round of median device frames/s (of an even count, the faster middle one), with the slowest and
+    // fastest beside it. On shared machines one cell's runs spread by 30% or more between minutes (the
+    // dev machine's tz: 360-1,820 frames/s in three runs of one minute; docs/search-notes.md), so ratios
+    // between cells of one round-robin are worth more than any single run.
+    int rounds = 1;
     // Seconds each cell's device works before its pairs are timed: a GPU raises its clocks only after
     // about a second of work (an idle H100 runs at 345 MHz and took 0.3-1.5 s to reach its 1980 MHz;
     // docs/vulkan-notes.md, "Warm-up"). At least one pair either way: allocation, first upload.
@@ -60,6 +66,9 @@ struct BenchRow {
     std::optional<double> cpu_speedup;  // device frames/s over the CPU default variant's, same cell
     std::string policy;                 // empty for a device row; "single" or "split" for a scheduler row
     std::string stages;  // a scheduler row's time by stage and thread (reading, each device's calls)
+    int rounds = 1;      // rounds measured; the row is the median one's
+    double device_fps_low = 0;   // the slowest round's device frames/s
+    double device_fps_high = 0;  // the fastest round's
 
     [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
     [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }

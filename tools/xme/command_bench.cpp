@@ -44,21 +44,26 @@ std::string peak_fraction(const BenchRow& row) {
 }
 
 void print_table(const std::vector<BenchRow>& rows) {
-    std::printf("%-7s %-16s %-14s %-10s %5s %5s %11s %10s %10s %10s %9s %9s %8s %8s %8s\n", "policy",
+    const bool rounds = std::ranges::any_of(rows, [](const BenchRow& row) { return row.rounds > 1; });
+    std::printf("%-7s %-16s %-14s %-10s %5s %5s %11s %10s %10s %10s %9s %9s %8s %8s %8s%s\n", "policy",
                 "device", "variant", "chain", "block", "range", "size", "dev fps", "wall fps", "Gpx/s",
-                "of peak", "vs cpu", "MC-PSNR", "cand/blk", "bits/blk");
+                "of peak", "vs cpu", "MC-PSNR", "cand/blk", "bits/blk",
+                rounds ? "  dev fps of the rounds" : "");
     for (const auto& row : rows) {
         const std::string size = std::to_string(row.width) + "x" + std::to_string(row.height);
         std::string speedup = "-";
         if (row.cpu_speedup) speedup = std::to_string(*row.cpu_speedup).substr(0, 6) + "x";
         const double blocks = static_cast<double>(blocks_across(row.width, row.params.block_size)) *
                               blocks_across(row.height, row.params.block_size) * std::max(1, row.pairs);
-        std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f %8.2f\n",
+        char spread[64] = "";
+        if (rounds)
+            std::snprintf(spread, sizeof spread, "  %.1f-%.1f", row.device_fps_low, row.device_fps_high);
+        std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f %8.2f%s\n",
                     row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(), row.variant.c_str(),
                     chain_name(row.params).c_str(), row.params.block_size, row.params.range, size.c_str(),
                     row.device_fps(), row.wall_fps(), row.device_comparisons_per_second() / 1e9,
                     peak_fraction(row).c_str(), speedup.c_str(), row.mc_psnr_db, row.candidates_per_block,
-                    static_cast<double>(row.rate_bits) / blocks);
+                    static_cast<double>(row.rate_bits) / blocks, spread);
     }
     for (const auto& row : rows) {
         if (row.sad_peak && (&row == &rows.front() || row.device != (&row)[-1].device)) {
@@ -75,6 +80,12 @@ void print_table(const std::vector<BenchRow>& rows) {
     std::printf(
         "dev fps: frame pairs per second of device time; wall fps: including uploads, downloads and host "
         "work\n");
+    if (rounds) {
+        std::printf(
+            "%d rounds: each row is its cell's median round (of dev fps), the slowest and fastest at the "
+            "end\n",
+            rows.front().rounds);
+    }
     std::printf(
         "policy rows: whole jobs through the scheduler (variant column: pairs each device did); fps is wall "
         "time;\n"
@@ -116,7 +127,10 @@ nlohmann::json row_json(const BenchRow& row) {
         {"fraction_of_sad_peak",
          row.sad_peak ? nlohmann::json(row.device_comparisons_per_second() / row.sad_peak->pixels_per_second)
                       : nlohmann::json()},
-        {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()}};
+        {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()},
+        {"rounds", row.rounds},
+        {"device_fps_slowest_round", row.device_fps_low},
+        {"device_fps_fastest_round", row.device_fps_high}};
     return j;
 }
 
@@ -197,6 +211,11 @@ Command add_bench_command(CLI::App& app) {
             ->capture_default_str();
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
+        ->check(whole_number_from(1))
+        ->capture_default_str();
+    cmd->add_option("--rounds", s.rounds,
+                    "Measure the whole matrix this many times, round-robin; each row is a cell's median "
+                    "round, with the slowest and fastest beside it (for shared or noisy machines)")
         ->check(whole_number_from(1))
         ->capture_default_str();
     cmd->add_option("--warm-up", s.warm_up_seconds,
