@@ -54,11 +54,12 @@ struct FaultRun {
 };
 
 // `on_deliver` sees each pair as it is delivered, and may throw, as a full disk does. Reading a frame
-// takes `read_milliseconds` (a job bound by its input).
+// takes `read_milliseconds` (a job bound by its input). `pairs_in_flight` as ScheduleOptions' (0: its
+// default).
 FaultRun run_faults(const Clip& clip, xme::Policy policy, const std::vector<FakeDeviceSpec>& devices,
                     double timeout_seconds = 600,
                     const std::function<void(const xme::ScheduledPair&)>& on_deliver = {},
-                    int read_milliseconds = 0) {
+                    int read_milliseconds = 0, int pairs_in_flight = 0) {
     auto hangs = std::make_shared<xme::test::FakeHangs>();
     xme::Registry registry;
     xme::test::add_fake_backend(registry, devices, hangs);
@@ -66,6 +67,7 @@ FaultRun run_faults(const Clip& clip, xme::Policy policy, const std::vector<Fake
         policy, {}, {params, "", 1, clip.planes.front().width(), clip.planes.front().height()}};
     for (const auto& device : devices) options.devices.push_back(device.name);
     options.device_timeout_seconds = timeout_seconds;
+    options.pairs_in_flight = pairs_in_flight;
     xme::Scheduler scheduler(registry, options);
     FaultRun run;
     std::size_t next = 0;
@@ -136,9 +138,9 @@ FakeDeviceSpec fake(int index, FakeFaults faults = {}) {
 // The ratio tests' split: `pairs` pairs of 16x16 frames over `devices`, every one delivered and right;
 // returns what fake:0 took (pairs it delivered, and those it computed that another finished first).
 std::int64_t split_taken_by_fake0(const std::string& test_name, int pairs,
-                                  const std::vector<FakeDeviceSpec>& devices) {
+                                  const std::vector<FakeDeviceSpec>& devices, int pairs_in_flight = 0) {
     const Clip clip = random_clip(test_name, pairs, 16, 16);
-    const FaultRun run = run_faults(clip, xme::Policy::split, devices);
+    const FaultRun run = run_faults(clip, xme::Policy::split, devices, 600, {}, 0, pairs_in_flight);
     CHECK_FALSE(run.error.has_value());
     check_pairs(run, clip, static_cast<std::size_t>(pairs));
     const std::int64_t taken = run.devices[0].pairs_done + run.devices[0].pairs_discarded;
@@ -261,10 +263,13 @@ TEST_SUITE("scheduler") {
         // drains first) but within 50x, so it is measured again after 100, 200, 400, ... ms idle (three
         // pairs, one at a time, each maybe also computed by fake:1), not every 100 ms: over ~0.7 s a
         // handful of times (10 pairs taken here, 13 when measured again every 100 ms; the bound leaves
-        // room for a slower machine's longer run).
+        // room for a slower machine's longer run). One pair in flight, so that the read-ahead (4 per
+        // device in flight: 8) drains well within fake:0's pair wherever fake:1's pairs take 2-3 ms (under
+        // AddressSanitizer on a loaded machine): with three, its 24 pairs took ~40 ms there, fake:0 was
+        // worth pairs by its rate and took 26.
         CHECK(split_taken_by_fake0(
                   "split really slow", 700,
-                  {fake(0, {.milliseconds_per_pair = 40}), fake(1, {.milliseconds_per_pair = 1})}) <= 24);
+                  {fake(0, {.milliseconds_per_pair = 40}), fake(1, {.milliseconds_per_pair = 1})}, 1) <= 24);
     }
 
     TEST_CASE("split: a device over 50 times slower than another is not measured again" *
