@@ -57,7 +57,10 @@ void ChainEstimator::prepare(const FramePair& pair) {
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
     if (params_.subpel == Subpel::qpel && half_pel_id_ != pair.reference_id) {
-        half_pel_.assign(*reference_, kernels_, threads_);
+        const int margin = params_.border == BorderMode::restrict
+                               ? restrict_margin(current.width, current.height, padded_width_, padded_height_)
+                               : half_pel_margin;
+        half_pel_.assign(*reference_, kernels_, threads_, margin);
         half_pel_id_ = pair.reference_id;
     }
     if (params_.search == SearchMethod::ehds) {

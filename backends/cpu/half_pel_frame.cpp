@@ -13,23 +13,26 @@ constexpr int band_rows = 32;
 
 }  // namespace
 
-void HalfPelFrame::assign(const SearchPlane& reference, const OperationKernels& kernels, int threads) {
+void HalfPelFrame::assign(const SearchPlane& reference, const OperationKernels& kernels, int threads,
+                          int margin) {
     width_ = reference.width();
     height_ = reference.height();
+    margin_ = std::clamp(margin, 1, half_pel_margin);
     // Whole vectors of 8 per row: the kernels' columns past the plane are filtered, never read.
-    stride_ = (width_ + 2 * half_pel_margin + 7) / 8 * 8;
-    const int rows = height_ + 2 * half_pel_margin;
+    stride_ = (width_ + 2 * margin_ + 7) / 8 * 8;
+    const int rows = height_ + 2 * margin_;
     const auto plane_bytes = static_cast<std::size_t>(stride_) * static_cast<std::size_t>(rows);
-    samples_.resize(3 * plane_bytes);
+    // Slack after the last plane: the 4- and 8-wide SATD kernels load 8 or 16 bytes of a region's row,
+    // which with a small margin can be the allocation's last.
+    samples_.resize(3 * plane_bytes + 32);
     for (int p = 0; p < 3; ++p) {
-        origins_[p] = samples_.data() + static_cast<std::size_t>(p) * plane_bytes +
-                      half_pel_margin * stride_ + half_pel_margin;
+        origins_[p] =
+            samples_.data() + static_cast<std::size_t>(p) * plane_bytes + margin_ * stride_ + margin_;
     }
     scratch_.resize(static_cast<std::size_t>(threads));
     const int width = static_cast<int>(stride_);
     // Sample (-margin, -margin) of the padded reference; the kernel reads 2 before and 3 after.
-    const std::uint8_t* source =
-        reference.block(0, 0, 1, 1) - half_pel_margin * reference.stride() - half_pel_margin;
+    const std::uint8_t* source = reference.block(0, 0, 1, 1) - margin_ * reference.stride() - margin_;
     const int bands = (rows + band_rows - 1) / band_rows;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int band = 0; band < bands; ++band) {

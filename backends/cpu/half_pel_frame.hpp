@@ -7,6 +7,7 @@
 // same samples as the region clamped to it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -26,17 +27,15 @@ public:
     enum Plane { horizontal = 0, vertical = 1, centre = 2 };  // H.264's b, h, j
 
     // Filters the three planes of `reference`, a padded plane (its margin covers the 6-tap reach; threads
-    // share the rows).
-    void assign(const SearchPlane& reference, const OperationKernels& kernels, int threads);
+    // share the rows), `margin` samples beyond the frame on each side: half_pel_margin for any region, or
+    // less where every region asked for lies within that margin (restrict_margin).
+    void assign(const SearchPlane& reference, const OperationKernels& kernels, int threads,
+                int margin = half_pel_margin);
 
     // The top-left of the w x h region at (x, y) of one plane; w and h at most 34.
     [[nodiscard]] const std::uint8_t* region(Plane plane, int x, int y, int w, int h) const {
-        const int cx = x < -half_pel_margin               ? -half_pel_margin
-                       : x > width_ + half_pel_margin - w ? width_ + half_pel_margin - w
-                                                          : x;
-        const int cy = y < -half_pel_margin                ? -half_pel_margin
-                       : y > height_ + half_pel_margin - h ? height_ + half_pel_margin - h
-                                                           : y;
+        const int cx = x < -margin_ ? -margin_ : x > width_ + margin_ - w ? width_ + margin_ - w : x;
+        const int cy = y < -margin_ ? -margin_ : y > height_ + margin_ - h ? height_ + margin_ - h : y;
         return origins_[plane] + cy * stride_ + cx;
     }
     [[nodiscard]] std::ptrdiff_t stride() const { return stride_; }
@@ -47,7 +46,16 @@ private:
     std::vector<std::vector<std::int32_t>> scratch_;  // one per thread
     int width_ = 0;
     int height_ = 0;
+    int margin_ = half_pel_margin;
     std::ptrdiff_t stride_ = 0;
 };
+
+// SPEC §2's restrict mode keeps a block of the padded frame (whole blocks, padded_width x padded_height)
+// inside it at every vector the refinement costs, so its regions (one sample more on each side) reach
+// only 1 sample past the padded frame: on vtest.avi's 768x576 the planes' default margin of 36 filtered
+// 23% more samples than the frame (59% on tree.avi's 320x240; docs/search-notes.md).
+[[nodiscard]] inline int restrict_margin(int width, int height, int padded_width, int padded_height) {
+    return std::max(padded_width - width, padded_height - height) + 1;
+}
 
 }  // namespace xme::cpu
