@@ -75,14 +75,13 @@ bool Scheduler::Shared::left_out(std::size_t device) const {
 bool Scheduler::Shared::worth_taking(std::size_t device) const {
     if (queues.size() != 1 || rates.size() == 1) return true;
     if (rates[device] == 0) {
-        const double first = first_pair_seconds[device];
-        if (devices[device].info.on_host_cores && first > 0) {
+        if (left_out(device)) return false;
+        if (devices[device].info.on_host_cores && first_pair_seconds[device] > 0) {
             // After its first pair, a device on the host's cores waits until the devices off them are
             // measured (a GPU within ~20 ms), then takes more only if its first was not over 50x theirs.
             for (std::size_t d = 0; d < devices.size(); ++d) {
                 if (!devices[d].info.on_host_cores && !devices[d].failure && rates[d] == 0) return false;
             }
-            if (far_slower(first)) return false;
         }
         return holding[device].empty();
     }

@@ -69,14 +69,23 @@ SearchParams with_cell(SearchParams chain, int block, int range, BorderMode bord
     return chain;
 }
 
-// The grid's cells, frame size outermost: `count` frames of each size (synthetic, or the clip's), then
-// each chain at each block size and range, with the size's frames.
-template <typename Visit>
-void for_each_cell(const BenchSettings& settings, int count, const Visit& visit) {
+// `count` frames of each size of the grid (synthetic, or the clip's), made once for every device and
+// round.
+std::vector<std::vector<Plane>> frames_by_size(const BenchSettings& settings, int count) {
+    std::vector<std::vector<Plane>> frames;
     for (const auto& [width, height] : settings.sizes) {
-        const std::vector<Plane> frames = settings.input.empty()
-                                              ? synthetic_frames(width, height, count)
-                                              : video_frames(settings.clip, width, height, count);
+        frames.push_back(settings.input.empty() ? synthetic_frames(width, height, count)
+                                                : video_frames(settings.clip, width, height, count));
+    }
+    return frames;
+}
+
+// The grid's cells, frame size outermost (its frames from frames_by_size), then each chain at each block
+// size and range.
+template <typename Visit>
+void for_each_cell(const BenchSettings& settings, const std::vector<std::vector<Plane>>& frames_of_size,
+                   const Visit& visit) {
+    for (const std::vector<Plane>& frames : frames_of_size) {
         for (const auto& chain : settings.chains) {
             for (const int block : settings.blocks) {
                 for (const int range : settings.ranges)
@@ -211,10 +220,6 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
 // Each cell's median round: `rows` holds `rounds` rounds of the same cells in the same order (the loops
 // and what each device supports do not change between rounds).
 std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
-    if (rounds <= 1) {
-        for (auto& row : rows) row.device_fps_low = row.device_fps_high = row.device_fps();
-        return rows;
-    }
     const std::size_t cells = rows.size() / static_cast<std::size_t>(rounds);
     if (cells * static_cast<std::size_t>(rounds) != rows.size())
         throw std::logic_error("bench: the rounds measured different cells");
@@ -298,6 +303,9 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         if (variants.empty()) variants.push_back(device->info().variants.front());
         variants_of.push_back(std::move(variants));
     }
+    const auto device_frames = frames_by_size(settings, settings.pairs + 2);
+    const auto job_frames =
+        settings.split ? frames_by_size(settings, settings.pairs + 1) : std::vector<std::vector<Plane>>();
     std::vector<BenchRow> rows;  // every round's, each round's in the same order
     for (int round = 0; round < settings.rounds; ++round) {
         const std::string round_text = settings.rounds > 1 ? " (round " + std::to_string(round + 1) + "/" +
@@ -327,7 +335,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                     rows.back().sad_peak = peaks[d];
                 }
             };
-            for_each_cell(settings, settings.pairs + 2, time_each_variant);
+            for_each_cell(settings, device_frames, time_each_variant);
         }
         // Whole jobs: each device alone, then (with two or more) all of them under split.
         if (settings.split) {
@@ -341,7 +349,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                 rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads,
                                            settings.compensation));
             };
-            for_each_cell(settings, settings.pairs + 1, time_whole_jobs);
+            for_each_cell(settings, job_frames, time_whole_jobs);
         }
     }
     rows = median_rounds(std::move(rows), settings.rounds);
