@@ -137,7 +137,12 @@ TEST_SUITE("cli") {
             {"estimate " + clip + " -o " + (dir / "mv.txt").string(), 2, ".csv"},
             {"bench --backends cpu --warm-up nan", 2,
              "--warm-up: must be a number of seconds from 0 to 60, not 'nan'"},
-            {"bench --backends cpu --rounds 0", 2, "--rounds: must be a whole number of at least 1, not '0'"},
+            {"bench --backends cpu --rounds 0", 2,
+             "--rounds: must be a whole number from 1 to 1000, not '0'"},
+            {"bench --backends cpu --rounds 99999999999", 2,
+             "--rounds: must be a whole number from 1 to 1000, not '99999999999'"},
+            {"bench --backends cpu --pairs 2147483646", 2,
+             "--pairs: must be a whole number from 1 to 10000, not '2147483646'"},
             {"estimate", 2, "input is required"},
         };
         std::ofstream(dir / "raw.yuv") << std::string(100, 'x');

@@ -210,13 +210,15 @@ Command add_bench_command(CLI::App& app) {
             ->delimiter(',')
             ->capture_default_str();
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
+    // Bounded: each cell's frames are made at once (pairs + 2 of them), and near INT_MAX that count
+    // overflowed (a segmentation fault).
     cmd->add_option("--pairs", s.pairs, "Timed frame pairs per cell")
-        ->check(whole_number_from(1))
+        ->check(whole_number_from(1, 10000))
         ->capture_default_str();
     cmd->add_option("--rounds", s.rounds,
                     "Measure the whole matrix this many times, round-robin; each row is a cell's median "
                     "round, with the slowest and fastest beside it (for shared or noisy machines)")
-        ->check(whole_number_from(1))
+        ->check(whole_number_from(1, 1000))
         ->capture_default_str();
     cmd->add_option("--warm-up", s.warm_up_seconds,
                     "Seconds each cell's device works before it is timed, so that GPUs reach their clocks")
