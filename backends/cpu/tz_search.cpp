@@ -70,6 +70,14 @@ constexpr auto diamond_table = [] {
     return table;
 }();
 
+// A raster row's offsets from its first point, built at compile time: an array of MotionVector built per
+// row is zeroed on construction, 13 KB for the largest range, on every block that takes the raster step.
+constexpr auto raster_row = [] {
+    std::array<MotionVector, 2 * max_search_range / raster + 1> row{};
+    for (std::size_t i = 0; i < row.size(); ++i) row[i] = {static_cast<int>(i) * raster, 0};
+    return row;
+}();
+
 // Round k: the diamond at distance d = 2^k around centre.
 void diamond(TestZone& tz, MotionVector centre, int k) {
     ++tz.idle_rounds;
@@ -108,12 +116,11 @@ IntegerResult tz_search(const IntegerBlock& block) {
     if (tz.distance == 1) two_points(tz);
     if (tz.distance > raster) {
         tz.distance = raster;
-        MotionVector row[2 * max_search_range / raster + 2];
+        const int per_row = 2 * block.range / raster + 1;
         for (int y = block.centre.y - block.range; y <= block.centre.y + block.range; y += raster) {
-            int n = 0;
-            for (int x = block.centre.x - block.range; x <= block.centre.x + block.range; x += raster)
-                row[n++] = {x, y};
-            if (tz.search.consider(row, n) >= 0) tz.idle_rounds = 0;  // found at the raster step
+            const MotionVector row_start{block.centre.x - block.range, y};
+            if (tz.search.consider_around(row_start, raster_row.data(), per_row) >= 0)
+                tz.idle_rounds = 0;  // found at the raster step
         }
     }
     while (tz.distance > 0) {
