@@ -143,6 +143,8 @@ TEST_SUITE("cli") {
              "--rounds: must be a whole number from 1 to 1000, not '99999999999'"},
             {"bench --backends cpu --pairs 2147483646", 2,
              "--pairs: must be a whole number from 1 to 10000, not '2147483646'"},
+            // 2.5 TiB of frames: refused before any is made, with the --pairs that would fit.
+            {"bench --backends cpu --sizes 16384x16384 --pairs 10000 --blocks 16", 4, "smaller sizes"},
             {"estimate", 2, "input is required"},
         };
         std::ofstream(dir / "raw.yuv") << std::string(100, 'x');

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -19,12 +22,15 @@
 namespace xme::cli {
 namespace {
 
+int synthetic_texture_width(int width, int count) { return width + 3 * (count - 1); }
+int synthetic_texture_height(int height, int count) { return height + count - 1; }
+
 // A textured scene panning by a few pixels per frame, with sensor noise: real-looking motion
 // without an input file. Fixed seed: every device sees the same frames.
 std::vector<Plane> synthetic_frames(int width, int height, int count) {
     std::mt19937 rng(12345);
-    const int margin = 4 * count + 8;
-    Plane texture(width + 2 * margin, height + 2 * margin);
+    // The scene moves 3 pixels right and 1 down a frame: the texture holds what the last frame sees.
+    Plane texture(synthetic_texture_width(width, count), synthetic_texture_height(height, count));
     std::uniform_int_distribution<int> pixel(0, 255);
     for (int y = 0; y < texture.height(); ++y) {
         for (int x = 0; x < texture.width(); ++x) {
@@ -39,7 +45,7 @@ std::vector<Plane> synthetic_frames(int width, int height, int count) {
         Plane frame(width, height);
         for (int y = 0; y < height; ++y) {
             for (int x = 0; x < width; ++x) {
-                const int value = texture.at(x + margin + 3 * t - 2 * count, y + margin + t) + noise(rng);
+                const int value = texture.at(x + 3 * t, y + t) + noise(rng);
                 frame.at(x, y) = static_cast<std::uint8_t>(std::clamp(value, 0, 255));
             }
         }
@@ -239,7 +245,75 @@ std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
     return medians;
 }
 
+// What the kernel says this process may still take without swapping (Linux), or nothing where unknown.
+std::optional<std::uint64_t> available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit) {
+        if (key == "MemAvailable:") return kib * 1024;
+    }
+    return std::nullopt;
+}
+
+// The bytes of frames a run holds at once for `pairs` timed pairs: the clip's first frames, each size's
+// frames for the devices (pairs + 2) and for --split's jobs (pairs + 1), and the synthetic scene's texture
+// while a size's frames are made.
+std::uint64_t bench_frame_bytes(const BenchSettings& settings, int clip_width, int clip_height, int pairs) {
+    const auto area = [](std::int64_t width, std::int64_t height) {
+        return static_cast<std::uint64_t>(width * height);
+    };
+    const std::uint64_t count = static_cast<std::uint64_t>(pairs) + 2;
+    std::uint64_t bytes = area(clip_width, clip_height) * count;
+    std::uint64_t texture = 0;
+    for (const auto& [width, height] : settings.sizes) {
+        bytes += area(width, height) * (count + (settings.split ? count - 1 : 0));
+        if (settings.input.empty()) {
+            const int frames = pairs + 2;
+            texture = std::max(texture, area(synthetic_texture_width(width, frames),
+                                             synthetic_texture_height(height, frames)));
+        }
+    }
+    return bytes + texture;
+}
+
+std::string gibibytes(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return text;
+}
+
 }  // namespace
+
+void check_bench_memory(const BenchSettings& settings, int clip_width, int clip_height) {
+    const std::optional<std::uint64_t> available = available_memory_bytes();
+    if (!available) return;
+    // A quarter is left to the devices' own buffers, the decoder and everything else on the machine.
+    const std::uint64_t budget = *available / 4 * 3;
+    const std::uint64_t needed = bench_frame_bytes(settings, clip_width, clip_height, settings.pairs);
+    if (needed <= budget) return;
+    int fitting = 0;  // the most pairs that fit, found by bisection (the bytes grow with the pairs)
+    for (int low = 1, high = settings.pairs - 1; low <= high;) {
+        const int middle = low + (high - low) / 2;
+        if (bench_frame_bytes(settings, clip_width, clip_height, middle) <= budget) {
+            fitting = middle;
+            low = middle + 1;
+        } else {
+            high = middle - 1;
+        }
+    }
+    std::string sizes;
+    for (const auto& [width, height] : settings.sizes)
+        sizes += (sizes.empty() ? "" : ",") + std::to_string(width) + "x" + std::to_string(height);
+    throw Error(ErrorKind::unsupported,
+                "bench holds every frame it times in memory: --pairs " + std::to_string(settings.pairs) +
+                    " at " + sizes + (settings.split ? " with --split" : "") + " takes " + gibibytes(needed) +
+                    ", more than the " + gibibytes(budget) + " it may use of the " + gibibytes(*available) +
+                    " available; " +
+                    (fitting > 0 ? "use --pairs " + std::to_string(fitting) + " or fewer, or smaller sizes"
+                                 : "use smaller sizes"));
+}
 
 std::vector<Plane> read_clip(VideoReader& reader, const std::string& name, int count) {
     std::vector<Plane> frames;
@@ -303,9 +377,17 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         if (variants.empty()) variants.push_back(device->info().variants.front());
         variants_of.push_back(std::move(variants));
     }
-    const auto device_frames = frames_by_size(settings, settings.pairs + 2);
-    const auto job_frames =
-        settings.split ? frames_by_size(settings, settings.pairs + 1) : std::vector<std::vector<Plane>>();
+    std::vector<std::vector<Plane>> device_frames;
+    std::vector<std::vector<Plane>> job_frames;
+    try {
+        device_frames = frames_by_size(settings, settings.pairs + 2);
+        if (settings.split) job_frames = frames_by_size(settings, settings.pairs + 1);
+    } catch (const std::bad_alloc&) {
+        // check_bench_memory's estimate passed, but the memory was not there (another process, a limit).
+        throw Error(ErrorKind::unsupported, "bench ran out of memory making the frames of --pairs " +
+                                                std::to_string(settings.pairs) +
+                                                ": use fewer --pairs or smaller sizes");
+    }
     std::vector<BenchRow> rows;  // every round's, each round's in the same order
     for (int round = 0; round < settings.rounds; ++round) {
         const std::string round_text = settings.rounds > 1 ? " (round " + std::to_string(round + 1) + "/" +

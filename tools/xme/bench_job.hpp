@@ -77,6 +77,10 @@ struct BenchRow {
     }
 };
 
+// Refuses, before any frame is read or made, a grid whose frames would not fit in the memory this machine
+// has available (bench holds every frame it times); clip_width x clip_height is the input's size, 0 x 0
+// without one.
+void check_bench_memory(const BenchSettings& settings, int clip_width, int clip_height);
 std::vector<BenchRow> run_bench(const BenchSettings& settings);
 
 // The luma of the next `count` frames of `reader`; throws Error(bad_input) naming `name` when it has fewer.

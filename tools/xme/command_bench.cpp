@@ -297,6 +297,8 @@ Command add_bench_command(CLI::App& app) {
             }
             BenchOutputs outputs = claim_outputs(*options);
             // Every cell's frames: a warm-up pair and --pairs timed ones (split uses one fewer).
+            check_bench_memory(settings, reader ? reader->info().width : 0,
+                               reader ? reader->info().height : 0);
             if (reader) settings.clip = read_clip(*reader, input_name(settings.input), settings.pairs + 2);
             reader.reset();
             const auto rows = run_bench(settings);
