@@ -21,9 +21,17 @@ public:
 
     // The chain's field for one pair; `previous` is the temporal predictor's field (null: p = 0).
     [[nodiscard]] MotionField estimate(const FramePair& pair, const MotionField* previous);
+    // A pair's frames as another path padded them (the fast full search's), `margin` samples on every side.
+    struct PaddedPair {
+        const std::uint8_t* current = nullptr;    // pixel (0, 0)
+        const std::uint8_t* reference = nullptr;  // pixel (0, 0)
+        std::ptrdiff_t stride = 0;
+        int margin = 0;
+    };
     // The refinement alone after the fast full search: `field` holds its integer vectors (quarter pel),
-    // SAD costs and candidates; refined in place.
-    void refine(const FramePair& pair, MotionField& field);
+    // SAD costs and candidates; refined in place. The search's padded frames are read where their margin
+    // covers every read of the refinement (restrict mode), instead of padding the frames again.
+    void refine(const FramePair& pair, MotionField& field, const PaddedPair& searched);
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
@@ -31,7 +39,7 @@ private:
     void search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field);
     [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
                                            std::uint64_t integer_cost, std::uint32_t candidates) const;
-    void prepare(const FramePair& pair);
+    void prepare(const FramePair& pair, const PaddedPair* searched = nullptr);
     // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
     [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
 
@@ -45,7 +53,8 @@ private:
         SearchPlane plane;
     };
     PaddedSlot slots_[2];
-    SearchPlane reference_view_;  // the frames read in place, when no read leaves them
+    SearchPlane
+        reference_view_;  // the frames read in place (or padded by the search), when no read leaves them
     SearchPlane current_view_;
     std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;

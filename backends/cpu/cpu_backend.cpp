@@ -136,7 +136,11 @@ protected:
             }
         }
         check_result_guard(keys_.data() + blocks, "the CPU backend's block keys");
-        if (options_.params.subpel == Subpel::qpel) chain_.refine(pair, result.field);
+        if (options_.params.subpel == Subpel::qpel) {
+            chain_.refine(
+                pair, result.field,
+                {frames.current, frames.reference, frames.stride, padding_margin(options_.params.range)});
+        }
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

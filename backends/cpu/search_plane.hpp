@@ -37,6 +37,16 @@ public:
         height_ = source.height;
     }
 
+    // Reads a frame another path padded already (origin: its pixel (0, 0); `margin` edge-replicated samples
+    // on every side, at least), without a copy.
+    void view_padded(const std::uint8_t* origin, std::ptrdiff_t stride, int width, int height, int margin) {
+        origin_ = origin;
+        stride_ = stride;
+        margin_ = margin;
+        width_ = width;
+        height_ = height;
+    }
+
     // The top-left of the w x h block at (x, y); w and h at most the margin (or the frame, in place).
     [[nodiscard]] const std::uint8_t* block(int x, int y, int w, int h) const {
         const int cx = std::clamp(x, -margin_, width_ + margin_ - w);
