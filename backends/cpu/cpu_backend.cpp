@@ -57,7 +57,10 @@ public:
             }
         }
         Slot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
-        victim = {id, PaddedFrame(plane, margin, width, height), ++clock_, true};
+        victim.frame.assign(plane, margin, width, height);  // the slot's memory again: no fresh pages a pair
+        victim.id = id;
+        victim.last_use = ++clock_;
+        victim.filled = true;
         return victim.frame;
     }
 
