@@ -162,6 +162,15 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         const int dy0 = p.cy + chunk * kChunk - r;
         const std::uint32_t* unit_words =
             kCentred ? nullptr : job.reference_words + (y + dy0) * pitch + x + dx;
+        // The candidates' terms loaded with the unit's rows, not behind each candidate's window test: there
+        // the load's latency stalled all 41 keys of its candidate. A row past the window reads its last
+        // row's entry (any valid one would do), never used.
+        std::uint32_t terms[kChunk];
+        XME_P41_UNROLL
+        for (int k = 0; k < kChunk; ++k) {
+            const int dy = clamp_to(dy0 + k, w.low_y, w.high_y);
+            terms[k] = read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius);
+        }
         std::uint32_t sums[kChunk][16];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
@@ -195,8 +204,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         for (int k = 0; k < kChunk; ++k) {
             const int dy = dy0 + k;
             if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
-            update_bests(best, sums[k], scale,
-                         read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
+            update_bests(best, sums[k], scale, terms[k]);
         }
     }
 }
