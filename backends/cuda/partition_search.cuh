@@ -154,9 +154,16 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         return;
     }
     const int units = side * ((side + kChunk - 1) / kChunk);
-    for (int unit = thread; unit < units; unit += threads) {
-        const int chunk = unit / side;
-        const int column = unit - chunk * side;
+    // A unit's chunk and column stepped along with it: a division per unit was ~15 instructions of ~880.
+    const int chunk_step = threads / side;
+    const int column_step = threads - chunk_step * side;
+    int chunk = thread / side;
+    int column = thread - chunk * side;
+    for (int unit = thread; unit < units; unit += threads, chunk += chunk_step, column += column_step) {
+        if (column >= side) {  // column_step < side: one wrap at most
+            column -= side;
+            ++chunk;
+        }
         const int dx = p.cx + column - r;
         if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
         const int dy0 = p.cy + chunk * kChunk - r;
