@@ -11,6 +11,9 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "xme/accounting.hpp"
 #include "xme/builtin_backends.hpp"
@@ -245,16 +248,66 @@ std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
     return medians;
 }
 
-// What the kernel says this process may still take without swapping (Linux), or nothing where unknown.
+std::optional<std::uint64_t> read_number(const char* path) {
+    std::ifstream in(path);
+    std::uint64_t value = 0;
+    if (in >> value) return value;
+    return std::nullopt;  // no such file, or "max" (no limit)
+}
+
+// A container's memory limit less what it uses, or nothing where no limit is set: the machine's free
+// memory is not the container's. The process's own memory cgroup (/proc/self/cgroup: v2's "0::PATH", v1's
+// "N:...memory...:PATH"; a container sees "/"), then the hierarchies' roots.
+std::optional<std::uint64_t> cgroup_headroom_bytes() {
+    std::vector<std::pair<std::string, std::string>> files;  // (limit, usage)
+    std::ifstream self("/proc/self/cgroup");
+    for (std::string line; std::getline(self, line);) {
+        const std::size_t first = line.find(':');
+        const std::size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = "," + line.substr(first + 1, second - first - 1) + ",";
+        // Without a cgroup namespace the path is the host's, and the mount's root may be one of its
+        // ancestors: the path, then each shorter suffix of it.
+        for (std::string path = line.substr(second + 1); !path.empty();) {
+            if (controllers == ",,") {
+                files.emplace_back("/sys/fs/cgroup" + path + "/memory.max",
+                                   "/sys/fs/cgroup" + path + "/memory.current");
+            } else if (controllers.find(",memory,") != std::string::npos) {
+                files.emplace_back("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes",
+                                   "/sys/fs/cgroup/memory" + path + "/memory.usage_in_bytes");
+            }
+            const std::size_t next = path.find('/', 1);
+            path = next == std::string::npos ? std::string() : path.substr(next);
+        }
+    }
+    files.emplace_back("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current");
+    files.emplace_back("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                       "/sys/fs/cgroup/memory/memory.usage_in_bytes");
+    for (const auto& [limit_file, usage_file] : files) {
+        const auto limit = read_number(limit_file.c_str());
+        const auto usage = read_number(usage_file.c_str());
+        if (limit && usage) return *limit > *usage ? *limit - *usage : 0;
+    }
+    return std::nullopt;
+}
+
+// What this process may still take without swapping (Linux: MemAvailable, or less under a container's
+// limit), or nothing where unknown.
 std::optional<std::uint64_t> available_memory_bytes() {
+    std::optional<std::uint64_t> available;
     std::ifstream meminfo("/proc/meminfo");
     std::string key;
     std::uint64_t kib = 0;
     std::string unit;
     while (meminfo >> key >> kib >> unit) {
-        if (key == "MemAvailable:") return kib * 1024;
+        if (key == "MemAvailable:") {
+            available = kib * 1024;
+            break;
+        }
     }
-    return std::nullopt;
+    if (const auto headroom = cgroup_headroom_bytes(); headroom && (!available || *headroom < *available))
+        available = headroom;
+    return available;
 }
 
 // The bytes of frames a run holds at once for `pairs` timed pairs: the clip's first frames, each size's
