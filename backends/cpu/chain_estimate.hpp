@@ -53,8 +53,9 @@ private:
         SearchPlane plane;
     };
     PaddedSlot slots_[2];
-    SearchPlane
-        reference_view_;  // the frames read in place (or padded by the search), when no read leaves them
+    // The frames read where they are (in place, or as the fast full search padded them) when no read
+    // leaves what they hold.
+    SearchPlane reference_view_;
     SearchPlane current_view_;
     std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;

@@ -170,8 +170,8 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         const std::uint32_t* unit_words =
             kCentred ? nullptr : job.reference_words + (y + dy0) * pitch + x + dx;
         // The candidates' terms loaded with the unit's rows, not behind each candidate's window test: there
-        // the load's latency stalled all 41 keys of its candidate. A row past the window reads its last
-        // row's entry (any valid one would do), never used.
+        // the load's latency stalled all 41 keys of its candidate. A row past the window reads the nearest
+        // window row's entry (any valid one would do), never used.
         std::uint32_t terms[kChunk];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
