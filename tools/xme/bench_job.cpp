@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -179,7 +180,7 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
 // A whole job through the scheduler: device_seconds is its wall time too, since under split the
 // devices' clocks overlap.
 BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::string>& devices,
-                     const SearchParams& params, const std::vector<Plane>& frames, int threads,
+                     const SearchParams& params, std::span<const Plane> frames, int threads,
                      const std::optional<CompensationRequest>& compensation) {
     ScheduleOptions options{
         policy,
@@ -311,7 +312,7 @@ std::optional<std::uint64_t> available_memory_bytes() {
 }
 
 // The bytes of frames a run holds at once for `pairs` timed pairs: the clip's first frames, each size's
-// frames for the devices (pairs + 2) and for --split's jobs (pairs + 1), and the synthetic scene's texture
+// pairs + 2 frames (--split's jobs take the first pairs + 1 of them), and the synthetic scene's texture
 // while a size's frames are made.
 std::uint64_t bench_frame_bytes(const BenchSettings& settings, int clip_width, int clip_height, int pairs) {
     const auto area = [](std::int64_t width, std::int64_t height) {
@@ -321,7 +322,7 @@ std::uint64_t bench_frame_bytes(const BenchSettings& settings, int clip_width, i
     std::uint64_t bytes = area(clip_width, clip_height) * count;
     std::uint64_t texture = 0;
     for (const auto& [width, height] : settings.sizes) {
-        bytes += area(width, height) * (count + (settings.split ? count - 1 : 0));
+        bytes += area(width, height) * count;
         if (settings.input.empty()) {
             const int frames = pairs + 2;
             texture = std::max(texture, area(synthetic_texture_width(width, frames),
@@ -361,9 +362,8 @@ void check_bench_memory(const BenchSettings& settings, int clip_width, int clip_
         sizes += (sizes.empty() ? "" : ",") + std::to_string(width) + "x" + std::to_string(height);
     throw Error(ErrorKind::unsupported,
                 "bench holds every frame it times in memory: --pairs " + std::to_string(settings.pairs) +
-                    " at " + sizes + (settings.split ? " with --split" : "") + " takes " + gibibytes(needed) +
-                    ", more than the " + gibibytes(budget) + " it may use of the " + gibibytes(*available) +
-                    " available; " +
+                    " at " + sizes + " takes " + gibibytes(needed) + ", more than the " + gibibytes(budget) +
+                    " it may use of the " + gibibytes(*available) + " available; " +
                     (fitting > 0 ? "use --pairs " + std::to_string(fitting) + " or fewer, or smaller sizes"
                                  : "use smaller sizes"));
 }
@@ -431,10 +431,8 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         variants_of.push_back(std::move(variants));
     }
     std::vector<std::vector<Plane>> device_frames;
-    std::vector<std::vector<Plane>> job_frames;
     try {
         device_frames = frames_by_size(settings, settings.pairs + 2);
-        if (settings.split) job_frames = frames_by_size(settings, settings.pairs + 1);
     } catch (const std::bad_alloc&) {
         // check_bench_memory's estimate passed, but the memory was not there (another process, a limit).
         throw Error(ErrorKind::unsupported, "bench ran out of memory making the frames of --pairs " +
@@ -474,7 +472,11 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
         }
         // Whole jobs: each device alone, then (with two or more) all of them under split.
         if (settings.split) {
-            const auto time_whole_jobs = [&](const std::vector<Plane>& frames, const SearchParams& params) {
+            // The devices' frames without the last: a job of --pairs pairs (a device cell's warm-up pair
+            // is its first).
+            const auto time_whole_jobs = [&](const std::vector<Plane>& cell_frames,
+                                             const SearchParams& params) {
+                const std::span<const Plane> frames(cell_frames.data(), cell_frames.size() - 1);
                 for (const auto& name : names)
                     rows.push_back(time_policy(registry, Policy::single, {name}, params, frames,
                                                settings.threads, settings.compensation));
@@ -484,7 +486,7 @@ std::vector<BenchRow> run_bench(const BenchSettings& settings) {
                 rows.push_back(time_policy(registry, Policy::split, names, params, frames, settings.threads,
                                            settings.compensation));
             };
-            for_each_cell(settings, job_frames, time_whole_jobs);
+            for_each_cell(settings, device_frames, time_whole_jobs);
         }
     }
     rows = median_rounds(std::move(rows), settings.rounds);
