@@ -32,9 +32,13 @@ py::dict agreement_entry(const std::vector<DeviceRun>& runs, std::size_t first, 
             : compare_fields(reference, current, params, runs[expected].field, runs[actual].field, tolerance);
     py::list mismatches;
     for (const auto& mismatch : result.mismatches) mismatches.append(describe(mismatch, params.block_size));
+    // Labelled as `xme compare --json` labels them: a device's own costs are checked against "reference
+    // costs", not against itself.
+    const std::string actual_name = expected == actual ? "reference costs" : runs[actual].name;
     py::dict entry;
+    entry["pair"] = runs[expected].name + " vs " + actual_name;
     entry["expected"] = runs[expected].name;
-    entry["actual"] = runs[actual].name;
+    entry["actual"] = actual_name;
     entry["tolerance"] = tolerance;
     entry["blocks_compared"] = result.blocks_compared;
     entry["blocks_different"] = result.blocks_different;
@@ -111,9 +115,9 @@ void bind_compare(py::module_& module) {
 
 The pair on every device, checked as `xme compare` checks them (SPEC §6): every device against every
 other, an exact one as the expected side, and each one's reported costs against the reference's cost
-of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreements": [{"expected",
-"actual", "tolerance", "blocks_compared", "blocks_different", "mismatches" (descriptions),
-"agrees"}]}. A device that cannot run the chain refuses before any works.
+of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreements": [{"pair",
+"expected", "actual" (a device, or "reference costs" for its own costs' check), "tolerance",
+"blocks_compared", "blocks_different", "mismatches" (descriptions), "agrees"}]}. A device that cannot run the chain refuses before any works.
 
 )") + keywords_help;
     module.def("compare", &compare, doc.c_str(), py::arg("reference"), py::arg("current"));

@@ -143,6 +143,9 @@ class RandomFrames(FieldChecks):
         by, bx = report["fields"]["cpu"].cost.shape
         self.assertEqual([entry["blocks_compared"] for entry in report["agreements"]], [by * bx] * 3)
         self.assertEqual(report["agreements"][1]["expected"], "cpu")
+        # Labelled as `xme compare --json` labels them.
+        self.assertEqual([entry["pair"] for entry in report["agreements"]],
+                         ["cpu vs reference costs", "cpu vs reference", "reference vs reference costs"])
 
     def test_every_available_device_agrees_with_the_reference(self):
         """Python to each backend here (lavapipe's Vulkan; CUDA on a GPU machine) and back."""

@@ -142,7 +142,10 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
              {"device_frames_per_second", seconds > 0 ? static_cast<double>(d.pairs_done) / seconds : 0},
              {"submit_seconds", d.submit_seconds},
              {"receive_seconds", d.receive_seconds},
-             {"measured_pairs_per_second", d.measured_pairs_per_second},
+             // Judged only when pairs are shared out (--policy split): null, not 0, otherwise.
+             {"measured_pairs_per_second", d.measured_pairs_per_second > 0
+                                               ? nlohmann::json(d.measured_pairs_per_second)
+                                               : nlohmann::json()},
              {"failure", d.failure ? nlohmann::json(*d.failure) : nlohmann::json()}});
     }
     nlohmann::json frames = nlohmann::json::array();
