@@ -109,6 +109,20 @@ TEST_SUITE("cpu kernels") {
                                                    reference.stride, width, height, xme::cpu::satd_exact) ==
                                   plain.satd(current.origin(), current.stride, p, reference.stride, p,
                                              reference.stride, width, height, xme::cpu::satd_exact));
+                            // The same against a current block transformed once, where the set has that.
+                            xme::cpu::TransformedCurrent transformed;
+                            if (set.kernels.transform_current != nullptr &&
+                                set.kernels.transform_current(current.origin(), current.stride, width, height,
+                                                              transformed)) {
+                                for (const std::uint8_t* second : {q, p}) {
+                                    CHECK(set.kernels.satd_transformed(transformed, p, reference.stride,
+                                                                       second, reference.stride, width,
+                                                                       height, xme::cpu::satd_exact) ==
+                                          plain.satd(current.origin(), current.stride, p, reference.stride,
+                                                     second, reference.stride, width, height,
+                                                     xme::cpu::satd_exact));
+                                }
+                            }
                         }
                     }
                     for (const int n : {1, 3, 6, 7, 8, 9, 10, 17, 18, 34, 40}) {
@@ -203,13 +217,26 @@ TEST_SUITE("cpu kernels") {
                                 std::uniform_int_distribution<std::uint32_t>(0, 2 * exact)(rng)};
                             for (int rows = 4; rows < height; rows += 4)
                                 limits.push_back(satd(rows, xme::cpu::satd_exact));
+                            // And against the block transformed once, where the set has that form.
+                            xme::cpu::TransformedCurrent transformed;
+                            const bool has_transformed =
+                                set.kernels.transform_current != nullptr &&
+                                set.kernels.transform_current(current.origin(), current.stride, width, height,
+                                                              transformed);
                             for (const std::uint32_t limit : limits) {
                                 CAPTURE(limit);
-                                const std::uint32_t bounded = satd(height, limit);
-                                if (exact <= limit) {
-                                    CHECK(bounded == exact);
-                                } else {
-                                    CHECK(bounded > limit);
+                                std::vector<std::uint32_t> bounded = {satd(height, limit)};
+                                if (has_transformed) {
+                                    bounded.push_back(
+                                        set.kernels.satd_transformed(transformed, p, reference.stride, q,
+                                                                     reference.stride, width, height, limit));
+                                }
+                                for (const std::uint32_t value : bounded) {
+                                    if (exact <= limit) {
+                                        CHECK(value == exact);
+                                    } else {
+                                        CHECK(value > limit);
+                                    }
                                 }
                             }
                         }

@@ -25,6 +25,22 @@ using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t curre
                                const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
                                std::ptrdiff_t q_stride, int width, int height, std::uint32_t limit);
 inline constexpr std::uint32_t satd_exact = 0xFFFFFFFFu;
+// SATD's current-block half, computed once per block: the transform is linear, so T(c - pred) = T(c) -
+// T(pred), and a refinement costs up to 17 predictions against one block (AVX2, 17 at 16x16: ~20% less
+// time, `xme_cpu_kernels`; docs/search-notes.md). The layout is the kernel's own; blocks up to 32x32.
+struct TransformedCurrent {
+    static constexpr int max_samples = 32 * 32;
+    alignas(32) std::int16_t words[max_samples];
+};
+// Transforms the width x height block at `current` into `out`; false (nothing written) where the kernel
+// has no transformed form for that size.
+using TransformCurrent = bool (*)(const std::uint8_t* current, std::ptrdiff_t current_stride, int width,
+                                  int height, TransformedCurrent& out);
+// Satd's value against a block transform_current prepared, with the same width and height.
+using SatdTransformed = std::uint32_t (*)(const TransformedCurrent& current, const std::uint8_t* p,
+                                          std::ptrdiff_t p_stride, const std::uint8_t* q,
+                                          std::ptrdiff_t q_stride, int width, int height,
+                                          std::uint32_t limit);
 // SPEC §10: the rounded and clipped horizontal (b), vertical (h) and centre (j) half samples of the
 // width x rows integer positions whose top-left is `source` (readable from 2 rows and columns before to 3
 // after). Each output plane is width x rows with stride width.
@@ -41,6 +57,9 @@ struct OperationKernels {
     SadX4 sad_x4 = nullptr;
     Satd satd = nullptr;
     HalfPelPlanes half_pel_planes = nullptr;
+    // Optional (null in the sets without them: plain C++, SSE2).
+    TransformCurrent transform_current = nullptr;
+    SatdTransformed satd_transformed = nullptr;
 };
 
 // Plain C++ (the definition the SIMD kernels are tested against).

@@ -27,16 +27,26 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
     const std::uint8_t* current = block.current->block(left, top, width, height);
     const std::ptrdiff_t current_stride = block.current->stride();
 
+    // The current block's half of SATD once for its up to 17 candidates, where the kernels have that form.
+    const OperationKernels& kernels = *block.kernels;
+    TransformedCurrent transformed;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+    const bool is_transformed =
+        kernels.transform_current != nullptr &&
+        kernels.transform_current(current, current_stride, width, height, transformed);
     const auto satd_at = [&](MotionVector mv, std::uint32_t limit) {
         const int col = (mv.x >> 2) - integer_pel.x + 1;
         const int row = (mv.y >> 2) - integer_pel.y + 1;
         const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
         const H264Tap p = h264_position_taps[fraction][0];
         const H264Tap q = h264_position_taps[fraction][1];
-        return block.kernels->satd(
-            current, current_stride, origin[p.plane] + (row + p.row) * stride[p.plane] + col + p.col,
-            stride[p.plane], origin[q.plane] + (row + q.row) * stride[q.plane] + col + q.col, stride[q.plane],
-            width, height, limit);
+        const std::uint8_t* p_samples = origin[p.plane] + (row + p.row) * stride[p.plane] + col + p.col;
+        const std::uint8_t* q_samples = origin[q.plane] + (row + q.row) * stride[q.plane] + col + q.col;
+        if (is_transformed) {
+            return kernels.satd_transformed(transformed, p_samples, stride[p.plane], q_samples,
+                                            stride[q.plane], width, height, limit);
+        }
+        return kernels.satd(current, current_stride, p_samples, stride[p.plane], q_samples, stride[q.plane],
+                            width, height, limit);
     };
     // SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the padded frame) as one box of quarter
     // vectors: floor(v / 4) >= low and ceil(v / 4) <= high exactly when 4 low <= v <= 4 high. The box is
