@@ -28,9 +28,22 @@ struct Buffer {
     std::uint8_t* origin() { return bytes.data() + border * stride + border; }
 };
 
-enum class Fill { random, checkerboard, inverse_checkerboard, columns_0_255_255_0, rows_255_0 };
-const Fill fills[] = {Fill::random, Fill::checkerboard, Fill::inverse_checkerboard, Fill::columns_0_255_255_0,
-                      Fill::rows_255_0};
+// centre_extremes: columns 255 0 255 255 0 255 (the 6-tap's largest output, 10710), every second and fifth
+// row of six inverted (its least, -2550): the centre filter's column meets them in the order of its largest
+// intermediate sum; the inverse fill in that of its least (a 16-bit centre filter that overflows there
+// fails only on these two fills).
+enum class Fill {
+    random,
+    checkerboard,
+    inverse_checkerboard,
+    columns_0_255_255_0,
+    rows_255_0,
+    centre_extremes,
+    inverse_centre_extremes
+};
+const Fill fills[] = {
+    Fill::random,     Fill::checkerboard,    Fill::inverse_checkerboard,   Fill::columns_0_255_255_0,
+    Fill::rows_255_0, Fill::centre_extremes, Fill::inverse_centre_extremes};
 
 void fill(Buffer& buffer, Fill how, std::mt19937_64& rng) {
     std::uniform_int_distribution<int> byte(0, 255);
@@ -54,6 +67,14 @@ void fill(Buffer& buffer, Fill how, std::mt19937_64& rng) {
                 case Fill::rows_255_0:
                     value = y % 2 == 0 ? 255 : 0;
                     break;
+                case Fill::centre_extremes:
+                case Fill::inverse_centre_extremes: {
+                    const bool column_on = x % 6 != 1 && x % 6 != 4;
+                    const bool row_inverted = y % 6 == 1 || y % 6 == 4;
+                    const bool on = column_on != row_inverted;
+                    value = on != (how == Fill::inverse_centre_extremes) ? 255 : 0;
+                    break;
+                }
             }
             buffer.bytes[static_cast<std::size_t>(y) * buffer.stride + x] = static_cast<std::uint8_t>(value);
         }
