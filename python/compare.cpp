@@ -117,7 +117,8 @@ The pair on every device, checked as `xme compare` checks them (SPEC §6): every
 other, an exact one as the expected side, and each one's reported costs against the reference's cost
 of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreements": [{"pair",
 "expected", "actual" (a device, or "reference costs" for its own costs' check), "tolerance",
-"blocks_compared", "blocks_different", "mismatches" (descriptions), "agrees"}]}. A device that cannot run the chain refuses before any works.
+"blocks_compared", "blocks_different", "mismatches" (descriptions), "agrees"}]}. A device that cannot
+run the chain refuses before any works.
 
 )") + keywords_help;
     module.def("compare", &compare, doc.c_str(), py::arg("reference"), py::arg("current"));

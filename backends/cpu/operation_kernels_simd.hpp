@@ -91,7 +91,7 @@ std::uint32_t satd_simd(const std::uint8_t* current, std::ptrdiff_t current_stri
         }
         for (; tx < width; tx += 8) {  // the 8-wide remainder (AVX2 on 8-wide blocks)
             // A constant 8 where it is 8, so that the tiles' loads need no test of the width (AVX2's 8x8
-            // SATD ran 8-20% behind SSE2's without it, `xme_cpu_kernels`).
+            // SATD ran 8% behind SSE2's without it, `xme_cpu_kernels`).
             total +=
                 width - tx >= 8
                     ? Ops::hadamard_tiles8(c + tx, current_stride, a + tx, p_stride, b + tx, q_stride, 8)
