@@ -233,9 +233,10 @@ struct SampleBands {
 // two apart: neighbouring 16-bit lanes) is not computed: |a + b| + |a - b| = 2 max(|a|, |b|), and SATD
 // halves the sum of magnitudes anyway, so each pair adds max(|a|, |b|). No shuffle in the loop.
 template <bool Averaged, class CurrentBands>
-std::uint32_t satd_strips16(CurrentBands bands, const std::uint8_t* p, std::ptrdiff_t p_stride,
-                            const std::uint8_t* q, std::ptrdiff_t q_stride, int width, int height,
-                            std::uint32_t limit) {
+[[gnu::always_inline]] inline std::uint32_t satd_strips16(CurrentBands bands, const std::uint8_t* p,
+                                                          std::ptrdiff_t p_stride, const std::uint8_t* q,
+                                                          std::ptrdiff_t q_stride, int width, int height,
+                                                          std::uint32_t limit) {
     __m256i total = _mm256_setzero_si256();
     // Bands of 4 rows across the width; the limit is tested once, at half the rows. Testing after every
     // band stopped more neighbours on vtest.avi but cost tree.avi more than it saved, where fewer stop
@@ -259,8 +260,14 @@ template <class CurrentBands>
 std::uint32_t satd_of_strips(CurrentBands bands, const std::uint8_t* p, std::ptrdiff_t p_stride,
                              const std::uint8_t* q, std::ptrdiff_t q_stride, int width, int height,
                              std::uint32_t limit) {
-    if (p == q && p_stride == q_stride)
-        return satd_strips16<false>(bands, p, p_stride, q, q_stride, width, height, limit);
+    const bool one_plane = p == q && p_stride == q_stride;
+    // The refinements' usual size with its loops unrolled: no loop counters or width tests between the
+    // bands (docs/search-notes.md).
+    if (width == 16 && height == 16) {
+        if (one_plane) return satd_strips16<false>(bands, p, p_stride, q, q_stride, 16, 16, limit);
+        return satd_strips16<true>(bands, p, p_stride, q, q_stride, 16, 16, limit);
+    }
+    if (one_plane) return satd_strips16<false>(bands, p, p_stride, q, q_stride, width, height, limit);
     return satd_strips16<true>(bands, p, p_stride, q, q_stride, width, height, limit);
 }
 
