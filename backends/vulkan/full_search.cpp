@@ -80,9 +80,13 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.max_tile_rows = max_tile_rows(tuning, b, in.group, cpu);
     in.ring_window = !tuning.whole_window_per_tile;
     in.subgroup_reduce = context.subgroup_reductions() && !tuning.tree_reduction;
+    // Rows padded against bank conflicts cost shared memory, which at blocks 4 and 8 in 2x2 groups cost
+    // more than the conflicts (H100: 1.04x unpadded); block 8 in one tall 3x3 tile runs 1.01x faster
+    // padded (H200, pitch 65 for 56; docs/vulkan-notes.md).
     using Rows = SessionTuning::WindowRows;
+    const bool pad_by_default = b >= 16 || (b == 8 && in.group == 3 && in.max_tile_rows == 0);
     in.pad_window_rows =
-        tuning.window_rows == Rows::padded || (tuning.window_rows == Rows::automatic && b >= 16);
+        tuning.window_rows == Rows::padded || (tuning.window_rows == Rows::automatic && pad_by_default);
     if (in.min_strip > in.max_strip) {
         throw Error(ErrorKind::invalid_argument, "strip of at least " + std::to_string(in.min_strip) +
                                                      " candidates but at most " +
