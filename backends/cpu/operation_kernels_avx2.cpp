@@ -261,14 +261,14 @@ std::uint32_t satd_of_strips(CurrentBands bands, const std::uint8_t* p, std::ptr
                              const std::uint8_t* q, std::ptrdiff_t q_stride, int width, int height,
                              std::uint32_t limit) {
     const bool one_plane = p == q && p_stride == q_stride;
+    const auto strips = [&](int w, int h) __attribute__((always_inline)) {
+        if (one_plane) return satd_strips16<false>(bands, p, p_stride, q, q_stride, w, h, limit);
+        return satd_strips16<true>(bands, p, p_stride, q, q_stride, w, h, limit);
+    };
     // The refinements' usual size with its loops unrolled: no loop counters or width tests between the
     // bands (docs/search-notes.md).
-    if (width == 16 && height == 16) {
-        if (one_plane) return satd_strips16<false>(bands, p, p_stride, q, q_stride, 16, 16, limit);
-        return satd_strips16<true>(bands, p, p_stride, q, q_stride, 16, 16, limit);
-    }
-    if (one_plane) return satd_strips16<false>(bands, p, p_stride, q, q_stride, width, height, limit);
-    return satd_strips16<true>(bands, p, p_stride, q, q_stride, width, height, limit);
+    if (width == 16 && height == 16) return strips(16, 16);
+    return strips(width, height);
 }
 
 bool transform_current_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride, int width, int height,
