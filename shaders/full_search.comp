@@ -131,6 +131,35 @@ void load_window_rows(ivec2 origin, int first, int count, int lane, int invocati
         if (at.x + 1 < WINDOW_W) window[element + 1] = f16vec2(quad.yw);
     }
 }
+
+// The whole window (no ring) down strips: a lane's STRIP_QUADS + 1 gathers stacked in a column give its
+// 2 * STRIP_QUADS element rows at two columns, the odd rows' lower samples taken from the quad below, where
+// load_window_rows gathers once per element row: 36% fewer gathers for block 8's 3x3 tile.
+const int STRIP_QUADS = 4;
+void load_window_strips(ivec2 origin, int lane, int invocations) {
+    const int quads_x = (WINDOW_W + 1) / 2;
+    const int strips_y = (WINDOW_ROWS + 2 * STRIP_QUADS - 1) / (2 * STRIP_QUADS);
+    for (int i = lane; i < quads_x * strips_y; i += invocations) {
+        const int x = 2 * (i % quads_x);
+        const int first_row = i / quads_x * 2 * STRIP_QUADS;
+        vec4 quads[STRIP_QUADS + 1];
+        [[unroll]] for (int k = 0; k <= STRIP_QUADS; ++k)
+            quads[k] = quad_at(reference_frame, origin + ivec2(x, first_row + 2 * k));
+        [[unroll]] for (int k = 0; k < STRIP_QUADS; ++k) {
+            const int row = first_row + 2 * k;
+            const vec4 quad = quads[k];
+            const vec4 below = quads[k + 1];
+            if (row < WINDOW_ROWS) {
+                window[row * WINDOW_PITCH + x] = f16vec2(quad.xz);
+                if (x + 1 < WINDOW_W) window[row * WINDOW_PITCH + x + 1] = f16vec2(quad.yw);
+            }
+            if (row + 1 < WINDOW_ROWS) {
+                window[(row + 1) * WINDOW_PITCH + x] = f16vec2(quad.z, below.x);
+                if (x + 1 < WINDOW_W) window[(row + 1) * WINDOW_PITCH + x + 1] = f16vec2(quad.w, below.y);
+            }
+        }
+    }
+}
 #else
 void load_window(ivec2 origin, int lane, int invocations) {
     const int quads_x = (WINDOW_W + 1) / 2;
@@ -267,7 +296,7 @@ void main() {
             load_window_rows(group_origin - params.range, (tile - 1) * TILE_H + WINDOW_ROWS, TILE_H, lane,
                              invocations);
         } else {
-            load_window_rows(group_origin + tile_first, 0, WINDOW_ROWS, lane, invocations);
+            load_window_strips(group_origin + tile_first, lane, invocations);
         }
 #else
         const int ring_top = 0;
