@@ -119,6 +119,12 @@ void load_current(ivec2 origin, int lane, int invocations) {
 // The window by quads of 2x2 samples, one gather each; a quad past the window's last column or row
 // writes only what is inside.
 #ifdef HALF_PAIRS
+// Elements (x, row) and, inside the window, (x + 1, row) of the window's shared copy.
+void store_element_pair(int row, int x, f16vec2 left, f16vec2 right) {
+    window[row * WINDOW_PITCH + x] = left;
+    if (x + 1 < WINDOW_W) window[row * WINDOW_PITCH + x + 1] = right;
+}
+
 // Element rows first .. first + count - 1 of the window at `origin`, row r at r % WINDOW_ROWS (the ring).
 void load_window_rows(ivec2 origin, int first, int count, int lane, int invocations) {
     const int quads_x = (WINDOW_W + 1) / 2;
@@ -126,15 +132,15 @@ void load_window_rows(ivec2 origin, int first, int count, int lane, int invocati
     for (int i = lane; i < quads_x * count; i += invocations) {
         const ivec2 at = ivec2(2 * (i % quads_x), first + i / quads_x);
         const vec4 quad = quad_at(reference_frame, origin + at);
-        const int element = (RING_WINDOW != 0 ? at.y % WINDOW_ROWS : at.y) * WINDOW_PITCH + at.x;
-        window[element] = f16vec2(quad.xz);
-        if (at.x + 1 < WINDOW_W) window[element + 1] = f16vec2(quad.yw);
+        const int row = RING_WINDOW != 0 ? at.y % WINDOW_ROWS : at.y;
+        store_element_pair(row, at.x, f16vec2(quad.xz), f16vec2(quad.yw));
     }
 }
 
-// The whole window (no ring) down strips: a lane's STRIP_QUADS + 1 gathers stacked in a column give its
-// 2 * STRIP_QUADS element rows at two columns, the odd rows' lower samples taken from the quad below, where
-// load_window_rows gathers once per element row: 36% fewer gathers for block 8's 3x3 tile.
+// The whole window at element rows 0.. (a tile's, or a ring's first) down strips: a lane's STRIP_QUADS + 1
+// gathers stacked in a column give its 2 * STRIP_QUADS element rows at two columns, the odd rows' lower
+// samples taken from the quad below, where load_window_rows gathers once per element row: 36% fewer
+// gathers for block 8's 3x3 tile.
 const int STRIP_QUADS = 4;
 void load_window_strips(ivec2 origin, int lane, int invocations) {
     const int quads_x = (WINDOW_W + 1) / 2;
@@ -149,14 +155,9 @@ void load_window_strips(ivec2 origin, int lane, int invocations) {
             const int row = first_row + 2 * k;
             const vec4 quad = quads[k];
             const vec4 below = quads[k + 1];
-            if (row < WINDOW_ROWS) {
-                window[row * WINDOW_PITCH + x] = f16vec2(quad.xz);
-                if (x + 1 < WINDOW_W) window[row * WINDOW_PITCH + x + 1] = f16vec2(quad.yw);
-            }
-            if (row + 1 < WINDOW_ROWS) {
-                window[(row + 1) * WINDOW_PITCH + x] = f16vec2(quad.z, below.x);
-                if (x + 1 < WINDOW_W) window[(row + 1) * WINDOW_PITCH + x + 1] = f16vec2(quad.w, below.y);
-            }
+            if (row < WINDOW_ROWS) store_element_pair(row, x, f16vec2(quad.xz), f16vec2(quad.yw));
+            if (row + 1 < WINDOW_ROWS)
+                store_element_pair(row + 1, x, f16vec2(quad.z, below.x), f16vec2(quad.w, below.y));
         }
     }
 }
