@@ -183,11 +183,17 @@ void load_window(ivec2 origin, int lane, int invocations) {
 }
 #endif
 
+// With one-word keys the SADs are summed from 2^23, where floats are the integers of [2^23, 2^24): a sum's
+// bits are then 0x4B000000 + SAD, a key without a float-to-integer conversion (a quarter-rate instruction
+// on NVIDIA's GPUs, one per candidate and block).
+const float SAD_BIAS = ONE_WORD_RANK_BITS > 0 ? 8388608.0 : 0.0;
+const uint SAD_BIAS_BITS = 0x4B000000u;
+
 // SADs of the STRIP candidates whose blocks start at `corner` (x, y) of the window, (x + 1, y), ...,
 // for the blocks of the group's row `group_row`: sads[g * STRIP + s] for the block in column g. The
 // window's row 0 is at element row ring_top (RING_WINDOW; else 0).
 void strip_sads(ivec2 corner, int group_row, int ring_top, out float sads[ROW_SADS]) {
-    [[unroll]] for (int i = 0; i < ROW_SADS; ++i) sads[i] = 0.0;
+    [[unroll]] for (int i = 0; i < ROW_SADS; ++i) sads[i] = SAD_BIAS;
     const int first_row = group_row * BLOCK;
 #ifdef HALF_PAIRS
     // A half sum must be moved out before it could pass 2048: every 8 samples of a lane, that is every
@@ -312,11 +318,11 @@ void main() {
         // The strip's candidates, the same for every block of the group.
         ivec2 d[STRIP];
         bool in_range[STRIP];
-        uint rank[STRIP];
+        uint rank[STRIP];  // one-word keys: the rank less the bias's bits shifted (wrapping), see SAD_BIAS
         [[unroll]] for (int s = 0; s < STRIP; ++s) {
             d[s] = tile_first + strip_position + ivec2(s, 0);
             in_range[s] = all(lessThanEqual(abs(d[s]), ivec2(params.range)));
-            rank[s] = candidate_rank(d[s], params.range);
+            rank[s] = candidate_rank(d[s], params.range) - (SAD_BIAS_BITS << ONE_WORD_RANK_BITS);
         }
         [[unroll]] for (int group_row = 0; group_row < GROUP; ++group_row) {
             float sads[ROW_SADS];
@@ -328,11 +334,12 @@ void main() {
                     const bool valid = params.restrict_border == 0 || d[s] == ivec2(0) ||
                                        inside_padded_frame(block_origin + d[s], params.padded_size, BLOCK);
                     if (!in_range[s] || !valid) continue;
-                    const uint sad = uint(sads[group_column * STRIP + s]);
                     if (ONE_WORD_RANK_BITS > 0) {
-                        best_word[k] = min(best_word[k], (sad << ONE_WORD_RANK_BITS) | rank[s]);
+                        const uint biased = floatBitsToUint(sads[group_column * STRIP + s]);
+                        best_word[k] = min(best_word[k], (biased << ONE_WORD_RANK_BITS) + rank[s]);
                         continue;
                     }
+                    const uint sad = uint(sads[group_column * STRIP + s]);
                     const uvec2 key = RATE_KEY != 0
                                           ? strip_rate_key(sad, d[s], p[k], distance_floor[k], uint(params.lambda))
                                           : pack_key(sad, 2 * d[s].x, 2 * d[s].y);
