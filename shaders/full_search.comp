@@ -105,8 +105,9 @@ vec4 quad_at(sampler2D frame, ivec2 top_left) {
 
 void load_current(ivec2 origin, int lane, int invocations) {
 #ifdef HALF_PAIRS
-    // A quad at (x, 2r) is elements (x, r) and (x + 1, r): a gather per two elements, where a fetch per
-    // sample took four times the texture instructions.
+    // Here element (x, r) holds rows 2r and 2r + 1 (disjoint pairs, unlike the window's), so a quad at
+    // (x, 2r) is elements (x, r) and (x + 1, r): a gather per two elements, a quarter of the texture
+    // instructions of a fetch per sample.
     for (int i = lane; i < SPAN / 2 * (SPAN / 2); i += invocations) {
         const ivec2 at = 2 * ivec2(i % (SPAN / 2), i / (SPAN / 2));
         const vec4 quad = quad_at(current_frame, origin + at);
@@ -183,9 +184,9 @@ void load_window(ivec2 origin, int lane, int invocations) {
 }
 #endif
 
-// With one-word keys the SADs are summed from 2^23, where floats are the integers of [2^23, 2^24): a sum's
-// bits are then 0x4B000000 + SAD, a key without a float-to-integer conversion (a quarter-rate instruction
-// on NVIDIA's GPUs, one per candidate and block).
+// With one-word keys the SADs are summed from 2^23, where floats are the integers of [2^23, 2^24) (block
+// 32's largest SAD is 261,120): a sum's bits are then 0x4B000000 + SAD, a key without a float-to-integer
+// conversion (a quarter-rate instruction on NVIDIA's GPUs, one per candidate and block).
 const float SAD_BIAS = ONE_WORD_RANK_BITS > 0 ? 8388608.0 : 0.0;
 const uint SAD_BIAS_BITS = 0x4B000000u;
 
