@@ -37,13 +37,16 @@ std::vector<NamedOperationKernels> simd_operation_kernels() {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("sse2")) sets.push_back({"sse2", sse2_operation_kernels()});
     if (__builtin_cpu_supports("avx2")) sets.push_back({"avx2", avx2_operation_kernels()});
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+        sets.push_back({"avx512bw", avx512bw_operation_kernels()});
 #endif
     return sets;
 }
 
 OperationKernels operation_kernels_for(std::string_view variant) {
 #if defined(XME_CPU_X86)
-    if (variant == "avx512bw" || variant == "avx2") return avx2_operation_kernels();
+    if (variant == "avx512bw") return avx512bw_operation_kernels();
+    if (variant == "avx2") return avx2_operation_kernels();
     if (variant == "sse2") return sse2_operation_kernels();
 #endif
     static_cast<void>(variant);

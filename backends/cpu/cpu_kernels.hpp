@@ -30,7 +30,7 @@ inline constexpr std::uint32_t satd_exact = 0xFFFFFFFFu;
 // ns, `xme_cpu_kernels`; docs/search-notes.md). The layout is the kernel's own; blocks up to 32x32.
 struct TransformedCurrent {
     static constexpr int max_samples = 32 * 32;
-    alignas(32) std::int16_t words[max_samples];
+    alignas(64) std::int16_t words[max_samples];
 };
 // Transforms the width x height block at `current` into `out`; false (nothing written) where the kernel
 // has no transformed form for that size.
@@ -67,15 +67,17 @@ struct OperationKernels {
 #if defined(XME_CPU_X86)
 [[nodiscard]] OperationKernels sse2_operation_kernels();
 [[nodiscard]] OperationKernels avx2_operation_kernels();
+// AVX2's with the half-sample planes and the transformed SATD on 512-bit registers.
+[[nodiscard]] OperationKernels avx512bw_operation_kernels();
 #endif
-// The SIMD kernel sets this build has and this processor runs, by name ("sse2", "avx2"): what
+// The SIMD kernel sets this build has and this processor runs, by name ("sse2", "avx2", "avx512bw"): what
 // tests/test_cpu_kernels.cpp compares with the plain ones.
 struct NamedOperationKernels {
     std::string name;
     OperationKernels kernels;
 };
 [[nodiscard]] std::vector<NamedOperationKernels> simd_operation_kernels();
-// The kernels for a CPU variant ("avx512bw" and "avx2" use the AVX2 ones, "sse2" SSE2, "portable" plain).
+// The kernels for a CPU variant ("avx512bw", "avx2" and "sse2" their own, "portable" plain).
 [[nodiscard]] OperationKernels operation_kernels_for(std::string_view variant);
 
 }  // namespace xme::cpu
