@@ -1,10 +1,11 @@
 // The operation kernels with AVX-512BW: AVX2's set (operation_kernels_avx2.cpp) but for the quarter-pel
 // refinement's two: the half-sample planes (below) and the SATD against a transformed current block, which
-// the refinement calls up to 17 times a block. The SATD runs AVX2's
-// scheme (a row broadcast into both halves of a 256-bit lane, one vpmaddubsw for the first horizontal
-// butterfly, the rows' butterflies across registers, the last stage as a max) on two bands of 4 rows at
-// once: each 512-bit register holds row j of band y in its low half and row j of band y + 4 in its high
-// half, so a 16x16 block takes 8 transforms' registers where AVX2 takes 16.
+// the refinement calls up to 17 times a block. The SATD runs AVX2's scheme (a row broadcast into both
+// halves of a 256-bit lane, one vpmaddubsw for the first horizontal butterfly, the rows' butterflies across
+// registers, the last stage as a max) on two bands of 4 rows at once: each 512-bit register holds row j of
+// band y in its low half and row j of band y + 4 in its high half, so a 16x16 block takes 8 transforms'
+// registers where AVX2 takes 16. The 16x16 SAD of four candidates stays AVX2's: on 512-bit registers it
+// was no faster, the candidates' row loads setting its pace (docs/search-notes.md).
 // GCC 12's AVX-512 intrinsics pass an `_mm512_undefined` operand that -W(maybe-)uninitialized flags wherever
 // they are inlined (GCC bug 105593, fixed in GCC 13); the operand is never read.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
