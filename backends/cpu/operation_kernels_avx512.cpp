@@ -130,10 +130,11 @@ std::uint32_t satd_transformed_avx512(const TransformedCurrent& current, const s
 // The half-sample planes' filters 32 outputs per register, AVX2's arithmetic (operation_kernels_avx2.cpp)
 // on twice the lanes; a row's last n % 32 by masked loads and stores instead of a narrower tail.
 struct Avx512PlaneOps {
-    static __mmask64 first(int n) { return n >= 32 ? 0xFFFFFFFFu : (__mmask64{1} << n) - 1; }
+    // The first min(n, 32) lanes of 32.
+    static __mmask32 first_lanes(int n) { return n >= 32 ? 0xFFFFFFFFu : (__mmask32{1} << n) - 1; }
     // 32 bytes widened to words; bytes past the mask read as 0 and are never stored.
-    static __m512i widen32(const std::uint8_t* p, __mmask64 mask) {
-        return _mm512_cvtepu8_epi16(_mm512_castsi512_si256(_mm512_maskz_loadu_epi8(mask, p)));
+    static __m512i widen32(const std::uint8_t* p, __mmask32 mask) {
+        return _mm512_cvtepu8_epi16(_mm512_castsi512_si256(_mm512_maskz_loadu_epi8(__mmask64{mask}, p)));
     }
     static __m512i six_tap(__m512i e, __m512i f, __m512i g, __m512i h, __m512i i, __m512i j) {
         const __m512i outer = _mm512_add_epi16(e, j);
@@ -143,30 +144,29 @@ struct Avx512PlaneOps {
                                 _mm512_mullo_epi16(inner, _mm512_set1_epi16(20)));
     }
     // clip255((v + 16) >> 5) of the words under the mask.
-    static void store_rounded(__m512i v, __mmask64 mask, std::uint8_t* out) {
+    static void store_rounded(__m512i v, __mmask32 mask, std::uint8_t* out) {
         const __m512i rounded = _mm512_srai_epi16(_mm512_add_epi16(v, _mm512_set1_epi16(16)), 5);
-        _mm512_mask_cvtusepi16_storeu_epi8(out, static_cast<__mmask32>(mask),
-                                           _mm512_max_epi16(rounded, _mm512_setzero_si512()));
+        _mm512_mask_cvtusepi16_storeu_epi8(out, mask, _mm512_max_epi16(rounded, _mm512_setzero_si512()));
     }
     static void six_tap_row(const std::uint8_t* s, int /*unused*/, int n, std::int16_t* out) {
         for (int x = 0; x < n; x += 32) {
-            const __mmask64 mask = first(n - x);
+            const __mmask32 mask = first_lanes(n - x);
             const __m512i v =
                 six_tap(widen32(s + x - 2, mask), widen32(s + x - 1, mask), widen32(s + x, mask),
                         widen32(s + x + 1, mask), widen32(s + x + 2, mask), widen32(s + x + 3, mask));
-            _mm512_mask_storeu_epi16(out + x, static_cast<__mmask32>(mask), v);
+            _mm512_mask_storeu_epi16(out + x, mask, v);
         }
     }
     static void round_row(const std::int16_t* v, int n, std::uint8_t* out) {
         for (int x = 0; x < n; x += 32) {
-            const __mmask64 mask = first(n - x);
-            store_rounded(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(mask), v + x), mask, out + x);
+            const __mmask32 mask = first_lanes(n - x);
+            store_rounded(_mm512_maskz_loadu_epi16(mask, v + x), mask, out + x);
         }
     }
     static void six_tap_column_rounded(const std::uint8_t* s, std::ptrdiff_t stride, int n,
                                        std::uint8_t* out) {
         for (int x = 0; x < n; x += 32) {
-            const __mmask64 mask = first(n - x);
+            const __mmask32 mask = first_lanes(n - x);
             const std::uint8_t* c = s + x;
             const __m512i v = six_tap(widen32(c - 2 * stride, mask), widen32(c - stride, mask),
                                       widen32(c, mask), widen32(c + stride, mask),
@@ -179,7 +179,7 @@ struct Avx512PlaneOps {
         const __m512i one = _mm512_set1_epi16(1);
         const __m512i bias = _mm512_set1_epi16(32);
         for (int x = 0; x < n; x += 32) {
-            const auto mask = static_cast<__mmask32>(first(n - x));
+            const __mmask32 mask = first_lanes(n - x);
             __m512i r[6];
             for (int k = 0; k < 6; ++k) r[k] = _mm512_maskz_loadu_epi16(mask, b1 + k * row + x);
             const __m512i a = _mm512_add_epi16(r[0], r[5]);
