@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace xme::cpu {
 
@@ -37,8 +38,8 @@ CandidateSearch::CandidateSearch(const IntegerBlock& block) : block_(block) {
     direct_ = unclamped(low) && unclamped(high);
 }
 
-int CandidateSearch::apply(const MotionVector* pels, const int* indices, const std::uint8_t* const refs[4],
-                           int count) {
+template <class PelAt>
+int CandidateSearch::apply(const std::uint8_t* const refs[4], int count, PelAt pel_at) {
     const IntegerBlock& b = block_;
     std::uint32_t sads[4];
     b.kernels->sad_x4(current_, b.current->stride(), refs, reference_stride_, b.size, sads);
@@ -50,7 +51,7 @@ int CandidateSearch::apply(const MotionVector* pels, const int* indices, const s
     }
     int last = -1;
     for (int k = 0; k < count; ++k) {
-        const MotionVector pel = pels[k];
+        const auto [pel, index] = pel_at(k);
         const std::uint64_t cost =
             b.lambda == 0 ? sads[k]
                           : rate_constrained_cost(sads[k], b.lambda, {4 * pel.x, 4 * pel.y}, b.predictor);
@@ -67,7 +68,7 @@ int CandidateSearch::apply(const MotionVector* pels, const int* indices, const s
         has_best_ = true;
         best_cost_ = cost;
         best_pel_ = pel;
-        last = indices[k];
+        last = index;
     }
     return last;
 }
@@ -76,6 +77,7 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
     MotionVector kept[4];
     int index[4];
     const std::uint8_t* refs[4];
+    const auto kept_at = [&](int k) { return std::pair{kept[k], index[k]}; };
     int last = -1;
     int n = 0;
     for (int i = 0; i < count; ++i) {
@@ -85,7 +87,7 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
         refs[n] = reference_block(pel);
         index[n++] = i;
         if (n == 4) {
-            const int improved = apply(kept, index, refs, 4);
+            const int improved = apply(refs, 4, kept_at);
             if (improved >= 0) last = improved;
             evaluated_ += 4;
             n = 0;
@@ -93,9 +95,35 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
     }
     if (n > 0) {
         for (int k = n; k < 4; ++k) refs[k] = refs[0];  // the kernel reads four; the extra are ignored
-        const int improved = apply(kept, index, refs, n);
+        const int improved = apply(refs, n, kept_at);
         if (improved >= 0) last = improved;
         evaluated_ += static_cast<std::uint32_t>(n);
+    }
+    return last;
+}
+
+int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count,
+                                     OffsetBounds bounds) {
+    // The box is convex: its two far corners inside, every point is.
+    if (!direct_ || !in_box({centre.x + bounds.low.x, centre.y + bounds.low.y}) ||
+        !in_box({centre.x + bounds.high.x, centre.y + bounds.high.y})) {
+        return consider_around(centre, offsets, count);
+    }
+    const std::uint8_t* centre_block = reference_origin_ + centre.y * reference_stride_ + centre.x;
+    int last = -1;
+    for (int first = 0; first < count; first += 4) {
+        const int batch = std::min(count - first, 4);
+        const std::uint8_t* refs[4];
+        for (int k = 0; k < 4; ++k) {
+            const MotionVector offset = offsets[first + (k < batch ? k : 0)];
+            refs[k] = centre_block + offset.y * reference_stride_ + offset.x;
+        }
+        const int improved = apply(refs, batch, [&](int k) {
+            const MotionVector offset = offsets[first + k];
+            return std::pair{MotionVector{centre.x + offset.x, centre.y + offset.y}, first + k};
+        });
+        if (improved >= 0) last = improved;
+        evaluated_ += static_cast<std::uint32_t>(batch);
     }
     return last;
 }
@@ -105,14 +133,12 @@ int CandidateSearch::evaluate(const MotionVector* pels, int count) {
     for (int first = 0; first < count; first += 4) {
         const int batch = std::min(count - first, 4);
         const std::uint8_t* refs[4];
-        int index[4];
         for (int k = 0; k < 4; ++k) {
             const MotionVector pel = pels[first + (k < batch ? k : 0)];
             // Not necessarily admissible: the plane's clamp serves any position.
             refs[k] = block_.reference->block(block_.x + pel.x, block_.y + pel.y, block_.size, block_.size);
-            index[k] = first + k;
         }
-        const int improved = apply(pels + first, index, refs, batch);
+        const int improved = apply(refs, batch, [&](int k) { return std::pair{pels[first + k], first + k}; });
         if (improved >= 0) last = improved;
     }
     evaluated_ += static_cast<std::uint32_t>(count);
@@ -122,7 +148,9 @@ int CandidateSearch::evaluate(const MotionVector* pels, int count) {
 void search_start(CandidateSearch& search) {
     const std::uint32_t before = search.evaluated();
     const MotionVector start[2] = {round_quarter_to_pel(search.block().predictor), {0, 0}};
-    search.consider(start, 2);
+    const MotionVector low{std::min(start[0].x, 0), std::min(start[0].y, 0)};
+    const MotionVector high{std::max(start[0].x, 0), std::max(start[0].y, 0)};
+    search.consider_around({0, 0}, start, 2, {low, high});
     if (search.evaluated() == before) search.evaluate({0, 0});
 }
 

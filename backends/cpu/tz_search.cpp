@@ -84,9 +84,10 @@ constexpr auto raster_row = [] {
 void diamond(TestZone& tz, MotionVector centre, int k) {
     ++tz.idle_rounds;
     const DiamondOffsets& offsets = diamond_table[static_cast<std::size_t>(k)];
-    const int improved = tz.search.consider_around(centre, offsets.points, offsets.count);
+    const int d = 1 << k;
+    const int improved = tz.search.consider_around(centre, offsets.points, offsets.count, {{-d, -d}, {d, d}});
     if (improved >= 0) {
-        tz.distance = 1 << k;
+        tz.distance = d;
         tz.idle_rounds = 0;
         tz.step = offsets.points[improved];
     }
@@ -96,9 +97,9 @@ void diamond(TestZone& tz, MotionVector centre, int k) {
 void two_points(TestZone& tz) {
     const MotionVector w = tz.search.best_pel();
     const MotionVector u = tz.step;
-    const MotionVector points[2] = {{w.x + u.x + u.y, w.y + u.y + u.x}, {w.x + u.x - u.y, w.y + u.y - u.x}};
+    const MotionVector offsets[2] = {{u.x + u.y, u.y + u.x}, {u.x - u.y, u.y - u.x}};
     tz.distance = 0;
-    if (tz.search.consider(points, 2) >= 0) {
+    if (tz.search.consider_around(w, offsets, 2, {{-2, -2}, {2, 2}}) >= 0) {
         tz.distance = 2;
         tz.idle_rounds = 0;
         tz.step = {};
@@ -121,7 +122,8 @@ IntegerResult tz_search(const IntegerBlock& block) {
         const int per_row = 2 * block.range / raster + 1;
         for (int y = block.centre.y - block.range; y <= block.centre.y + block.range; y += raster) {
             const MotionVector row_start{block.centre.x - block.range, y};
-            if (tz.search.consider_around(row_start, raster_row.data(), per_row) >= 0)
+            if (tz.search.consider_around(row_start, raster_row.data(), per_row,
+                                          {{0, 0}, {(per_row - 1) * raster, 0}}) >= 0)
                 tz.idle_rounds = 0;  // found at the raster step
         }
     }
