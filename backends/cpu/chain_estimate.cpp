@@ -104,12 +104,28 @@ IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) co
     return block;
 }
 
-BlockMotion ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel,
-                                         std::uint64_t integer_cost, std::uint32_t candidates) const {
+IntegerResult ChainEstimator::integer_search(const IntegerBlock& block) const {
+    switch (params_.search) {
+        case SearchMethod::full:
+            return full_search_rate(block);
+        case SearchMethod::diamond:
+            return diamond_search(block);
+        case SearchMethod::hexagon:
+            return hexagon_search(block);
+        case SearchMethod::ehds:
+            return ehds_search(block, *pyramid_);
+        case SearchMethod::test_zone:
+            return tz_search(block);
+    }
+    return {};
+}
+
+void ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
+                                  std::uint32_t candidates, BlockMotion& out) const {
     SubpelResult final{{4 * pel.x, 4 * pel.y}, integer_cost};
     if (params_.subpel == Subpel::hpel) final = refine_hpel(block, pel);
     if (params_.subpel == Subpel::qpel) final = refine_qpel(block, pel, half_pel_);
-    return fitted_block_motion(final, candidates);
+    out = fitted_block_motion(final, candidates);
 }
 
 void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field) {
@@ -123,25 +139,8 @@ void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int th
         field.at(bx, by) = macroblock.partitions[0];  // SPEC §8: the predictors read the 16x16 partition
         return;
     }
-    IntegerResult integer;
-    switch (params_.search) {
-        case SearchMethod::full:
-            integer = full_search_rate(block);
-            break;
-        case SearchMethod::diamond:
-            integer = diamond_search(block);
-            break;
-        case SearchMethod::hexagon:
-            integer = hexagon_search(block);
-            break;
-        case SearchMethod::ehds:
-            integer = ehds_search(block, *pyramid_);
-            break;
-        case SearchMethod::test_zone:
-            integer = tz_search(block);
-            break;
-    }
-    field.at(bx, by) = refine_block(block, integer.pel, integer.cost, integer.candidates);
+    const IntegerResult integer = integer_search(block);
+    refine_block(block, integer.pel, integer.cost, integer.candidates, field.at(bx, by));
 }
 
 MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* previous) {
@@ -203,7 +202,7 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field, const Pad
     for (int i = 0; i < blocks; ++i) {
         BlockMotion& m = field.blocks[static_cast<std::size_t>(i)];
         const IntegerBlock block = block_at(i % field.blocks_x, i / field.blocks_x, {});
-        m = refine_block(block, {m.mv_x / 4, m.mv_y / 4}, m.cost, m.candidates);
+        refine_block(block, {m.mv_x / 4, m.mv_y / 4}, m.cost, m.candidates, m);
     }
 }
 

@@ -37,8 +37,11 @@ private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
     // The block's result into `field` (with partitions, its macroblock's too), from thread `thread`.
     void search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field);
-    [[nodiscard]] BlockMotion refine_block(const IntegerBlock& block, MotionVector pel,
-                                           std::uint64_t integer_cost, std::uint32_t candidates) const;
+    [[nodiscard]] IntegerResult integer_search(const IntegerBlock& block) const;
+    // Into `out` (the field's slot) rather than returned: g++ built the returned BlockMotion on the stack
+    // from 16-bit stores and read it back as 64 bits, a load no store can forward (docs/search-notes.md).
+    void refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
+                      std::uint32_t candidates, BlockMotion& out) const;
     void prepare(const FramePair& pair, const PaddedPair* searched = nullptr);
     // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
     [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
