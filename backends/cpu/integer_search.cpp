@@ -73,6 +73,22 @@ int CandidateSearch::apply(const std::uint8_t* const refs[4], int count, PelAt p
     return last;
 }
 
+template <class BlockAt, class PelAt>
+int CandidateSearch::apply_in_fours(int count, BlockAt block_at, PelAt pel_at) {
+    int last = -1;
+    for (int first = 0; first < count; first += 4) {
+        const int batch = std::min(count - first, 4);
+        const std::uint8_t* refs[4];
+        for (int k = 0; k < 4; ++k) refs[k] = block_at(first + (k < batch ? k : 0));
+        const int improved = apply(refs, batch, [&](int k) {
+            return std::pair{pel_at(first + k), first + k};
+        });
+        if (improved >= 0) last = improved;
+        evaluated_ += static_cast<std::uint32_t>(batch);
+    }
+    return last;
+}
+
 int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count) {
     MotionVector kept[4];
     int index[4];
@@ -110,39 +126,22 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
         return consider_around(centre, offsets, count);
     }
     const std::uint8_t* centre_block = reference_origin_ + centre.y * reference_stride_ + centre.x;
-    int last = -1;
-    for (int first = 0; first < count; first += 4) {
-        const int batch = std::min(count - first, 4);
-        const std::uint8_t* refs[4];
-        for (int k = 0; k < 4; ++k) {
-            const MotionVector offset = offsets[first + (k < batch ? k : 0)];
-            refs[k] = centre_block + offset.y * reference_stride_ + offset.x;
-        }
-        const int improved = apply(refs, batch, [&](int k) {
-            const MotionVector offset = offsets[first + k];
-            return std::pair{MotionVector{centre.x + offset.x, centre.y + offset.y}, first + k};
+    return apply_in_fours(
+        count, [&](int i) { return centre_block + offsets[i].y * reference_stride_ + offsets[i].x; },
+        [&](int i) {
+            return MotionVector{centre.x + offsets[i].x, centre.y + offsets[i].y};
         });
-        if (improved >= 0) last = improved;
-        evaluated_ += static_cast<std::uint32_t>(batch);
-    }
-    return last;
 }
 
 int CandidateSearch::evaluate(const MotionVector* pels, int count) {
-    int last = -1;
-    for (int first = 0; first < count; first += 4) {
-        const int batch = std::min(count - first, 4);
-        const std::uint8_t* refs[4];
-        for (int k = 0; k < 4; ++k) {
-            const MotionVector pel = pels[first + (k < batch ? k : 0)];
-            // Not necessarily admissible: the plane's clamp serves any position.
-            refs[k] = block_.reference->block(block_.x + pel.x, block_.y + pel.y, block_.size, block_.size);
-        }
-        const int improved = apply(refs, batch, [&](int k) { return std::pair{pels[first + k], first + k}; });
-        if (improved >= 0) last = improved;
-    }
-    evaluated_ += static_cast<std::uint32_t>(count);
-    return last;
+    // Not necessarily admissible: the plane's clamp serves any position.
+    return apply_in_fours(
+        count,
+        [&](int i) {
+            return block_.reference->block(block_.x + pels[i].x, block_.y + pels[i].y, block_.size,
+                                           block_.size);
+        },
+        [&](int i) { return pels[i]; });
 }
 
 void search_start(CandidateSearch& search) {

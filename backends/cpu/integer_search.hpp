@@ -84,6 +84,10 @@ private:
     // k's vector and index come from pel_at(k) (a std::pair), asked only where its cost needs it.
     template <class PelAt>
     int apply(const std::uint8_t* const refs[4], int count, PelAt pel_at);
+    // Candidates 0..count - 1, all counted, in sets of four: block_at(i) the block of candidate i, pel_at(i)
+    // its vector.
+    template <class BlockAt, class PelAt>
+    int apply_in_fours(int count, BlockAt block_at, PelAt pel_at);
 
     const IntegerBlock& block_;
     // The box as unsigned offsets: x is inside when x - low (wrapping) <= width, its extent minus one.
