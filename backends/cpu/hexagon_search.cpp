@@ -6,11 +6,9 @@ namespace xme::cpu {
 IntegerResult hexagon_search(const IntegerBlock& block) {
     CandidateSearch search(block);
     search_start(search);
+    static constexpr MotionVector hexagon[6] = {{2, 0}, {-2, 0}, {1, 2}, {-1, 2}, {1, -2}, {-1, -2}};
     for (int moves = 0; moves < block.range; ++moves) {
-        const MotionVector c = search.best_pel();
-        const MotionVector hexagon[6] = {{c.x + 2, c.y},     {c.x - 2, c.y},     {c.x + 1, c.y + 2},
-                                         {c.x - 1, c.y + 2}, {c.x + 1, c.y - 2}, {c.x - 1, c.y - 2}};
-        if (search.consider(hexagon, 6) < 0) break;
+        if (search.consider_around(search.best_pel(), hexagon, 6, {{-2, -2}, {2, 2}}) < 0) break;
     }
     square_neighbours(search);
     return search.result();

@@ -154,23 +154,16 @@ void search_start(CandidateSearch& search) {
 }
 
 void small_diamond_moves(CandidateSearch& search, int max_moves) {
+    static constexpr MotionVector diamond[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int moves = 0; moves < max_moves; ++moves) {
-        const MotionVector c = search.best_pel();
-        const MotionVector diamond[4] = {{c.x + 1, c.y}, {c.x - 1, c.y}, {c.x, c.y + 1}, {c.x, c.y - 1}};
-        if (search.consider(diamond, 4) < 0) return;
+        if (search.consider_around(search.best_pel(), diamond, 4, {{-1, -1}, {1, 1}}) < 0) return;
     }
 }
 
 void square_neighbours(CandidateSearch& search) {
-    const MotionVector c = search.best_pel();
-    MotionVector square[8];
-    int n = 0;
-    for (int sy = -1; sy <= 1; ++sy) {
-        for (int sx = -1; sx <= 1; ++sx) {
-            if (sx != 0 || sy != 0) square[n++] = {c.x + sx, c.y + sy};
-        }
-    }
-    search.consider(square, 8);
+    static constexpr MotionVector square[8] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0},
+                                               {1, 0},   {-1, 1}, {0, 1},  {1, 1}};
+    search.consider_around(search.best_pel(), square, 8, {{-1, -1}, {1, 1}});
 }
 
 }  // namespace xme::cpu
