@@ -47,22 +47,19 @@ public:
         // vector, valid even outside the restrict bounds (SPEC §2), is the only other admissible one.
         return in_box(pel) || (zero_in_window_ && pel.x == 0 && pel.y == 0);
     }
-    // Evaluates the admissible ones of pels[0..count); returns the index of the last that became the best,
-    // or -1 when none did.
-    int consider(const MotionVector* pels, int count) { return consider_around({0, 0}, pels, count); }
-    // The same for the points centre + offsets[0..count), without building them first (an array of
-    // MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as a SAD).
+    // Evaluates the admissible ones of the points centre + offsets[0..count), without building them first
+    // (an array of MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as
+    // a SAD); returns the index of the last that became the best, or -1 when none did.
     int consider_around(MotionVector centre, const MotionVector* offsets, int count);
     // The same where the caller knows the offsets' bounding box: when the points' box lies in the
     // admissible one and their blocks are one pointer each, no point is tested or stored one by one
-    // (tz 13% faster on vtest.avi; docs/search-notes.md).
+    // (tz 13% faster on vtest.avi, hex 25%; docs/search-notes.md).
     struct OffsetBounds {
         MotionVector low, high;
     };
     int consider_around(MotionVector centre, const MotionVector* offsets, int count, OffsetBounds bounds);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
     int evaluate(const MotionVector* pels, int count);
-    int consider(MotionVector pel) { return consider(&pel, 1); }
     int evaluate(MotionVector pel) { return evaluate(&pel, 1); }
 
     [[nodiscard]] const IntegerBlock& block() const { return block_; }
