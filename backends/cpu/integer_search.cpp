@@ -144,6 +144,22 @@ int CandidateSearch::evaluate(const MotionVector* pels, int count) {
         [&](int i) { return pels[i]; });
 }
 
+int CandidateSearch::evaluate_row(MotionVector start, int count) {
+    const auto pel_at = [&](int i) { return MotionVector{start.x + i, start.y}; };
+    if (direct_ && in_box(start) && in_box({start.x + count - 1, start.y})) {
+        const std::uint8_t* first = reference_origin_ + start.y * reference_stride_ + start.x;
+        return apply_in_fours(
+            count, [&](int i) { return first + i; }, pel_at);
+    }
+    return apply_in_fours(
+        count,
+        [&](int i) {
+            return block_.reference->block(block_.x + start.x + i, block_.y + start.y, block_.size,
+                                           block_.size);
+        },
+        pel_at);
+}
+
 void search_start(CandidateSearch& search) {
     const std::uint32_t before = search.evaluated();
     const MotionVector start[2] = {round_quarter_to_pel(search.block().predictor), {0, 0}};

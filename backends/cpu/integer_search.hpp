@@ -61,6 +61,9 @@ public:
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
     int evaluate(const MotionVector* pels, int count);
     int evaluate(MotionVector pel) { return evaluate(&pel, 1); }
+    // evaluate() of the row (start.x + i, start.y), i < count, without building it: a full search's rows,
+    // pointer offsets along the row where it lies in the box.
+    int evaluate_row(MotionVector start, int count);
 
     [[nodiscard]] const IntegerBlock& block() const { return block_; }
     [[nodiscard]] bool has_best() const { return has_best_; }
