@@ -89,7 +89,7 @@ int CandidateSearch::apply_in_fours(int count, BlockAt block_at, PelAt pel_at) {
     return last;
 }
 
-int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count) {
+int CandidateSearch::consider_each(MotionVector centre, const MotionVector* offsets, int count) {
     MotionVector kept[4];
     int index[4];
     const std::uint8_t* refs[4];
@@ -120,12 +120,11 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
 
 int CandidateSearch::consider_around(MotionVector centre, const MotionVector* offsets, int count,
                                      OffsetBounds bounds) {
-    // The box is convex: its two far corners inside, every point is.
-    if (!direct_ || !in_box({centre.x + bounds.low.x, centre.y + bounds.low.y}) ||
-        !in_box({centre.x + bounds.high.x, centre.y + bounds.high.y})) {
-        return consider_around(centre, offsets, count);
+    if (!box_is_direct({centre.x + bounds.low.x, centre.y + bounds.low.y},
+                       {centre.x + bounds.high.x, centre.y + bounds.high.y})) {
+        return consider_each(centre, offsets, count);
     }
-    const std::uint8_t* centre_block = reference_origin_ + centre.y * reference_stride_ + centre.x;
+    const std::uint8_t* centre_block = direct_block(centre);
     return apply_in_fours(
         count, [&](int i) { return centre_block + offsets[i].y * reference_stride_ + offsets[i].x; },
         [&](int i) {
@@ -134,30 +133,19 @@ int CandidateSearch::consider_around(MotionVector centre, const MotionVector* of
 }
 
 int CandidateSearch::evaluate(const MotionVector* pels, int count) {
-    // Not necessarily admissible: the plane's clamp serves any position.
     return apply_in_fours(
-        count,
-        [&](int i) {
-            return block_.reference->block(block_.x + pels[i].x, block_.y + pels[i].y, block_.size,
-                                           block_.size);
-        },
-        [&](int i) { return pels[i]; });
+        count, [&](int i) { return clamped_block(pels[i]); }, [&](int i) { return pels[i]; });
 }
 
 int CandidateSearch::evaluate_row(MotionVector start, int count) {
     const auto pel_at = [&](int i) { return MotionVector{start.x + i, start.y}; };
-    if (direct_ && in_box(start) && in_box({start.x + count - 1, start.y})) {
-        const std::uint8_t* first = reference_origin_ + start.y * reference_stride_ + start.x;
+    if (box_is_direct(start, pel_at(count - 1))) {
+        const std::uint8_t* first = direct_block(start);
         return apply_in_fours(
             count, [&](int i) { return first + i; }, pel_at);
     }
     return apply_in_fours(
-        count,
-        [&](int i) {
-            return block_.reference->block(block_.x + start.x + i, block_.y + start.y, block_.size,
-                                           block_.size);
-        },
-        pel_at);
+        count, [&](int i) { return clamped_block(pel_at(i)); }, pel_at);
 }
 
 void search_start(CandidateSearch& search) {
@@ -172,14 +160,14 @@ void search_start(CandidateSearch& search) {
 void small_diamond_moves(CandidateSearch& search, int max_moves) {
     static constexpr MotionVector diamond[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int moves = 0; moves < max_moves; ++moves) {
-        if (search.consider_around(search.best_pel(), diamond, 4, {{-1, -1}, {1, 1}}) < 0) return;
+        if (search.consider_around(search.best_pel(), diamond, 4, CandidateSearch::unit_reach) < 0) return;
     }
 }
 
 void square_neighbours(CandidateSearch& search) {
     static constexpr MotionVector square[8] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0},
                                                {1, 0},   {-1, 1}, {0, 1},  {1, 1}};
-    search.consider_around(search.best_pel(), square, 8, {{-1, -1}, {1, 1}});
+    search.consider_around(search.best_pel(), square, 8, CandidateSearch::unit_reach);
 }
 
 }  // namespace xme::cpu

@@ -47,16 +47,16 @@ public:
         // vector, valid even outside the restrict bounds (SPEC §2), is the only other admissible one.
         return in_box(pel) || (zero_in_window_ && pel.x == 0 && pel.y == 0);
     }
-    // Evaluates the admissible ones of the points centre + offsets[0..count), without building them first
-    // (an array of MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as
-    // a SAD); returns the index of the last that became the best, or -1 when none did.
-    int consider_around(MotionVector centre, const MotionVector* offsets, int count);
-    // The same where the caller knows the offsets' bounding box: when the points' box lies in the
-    // admissible one and their blocks are one pointer each, no point is tested or stored one by one
-    // (tz 13% faster on vtest.avi, hex 25%; docs/search-notes.md).
+    // The offsets' bounding box, given by the caller.
     struct OffsetBounds {
         MotionVector low, high;
     };
+    static constexpr OffsetBounds unit_reach{{-1, -1}, {1, 1}};
+    // Evaluates the admissible ones of the points centre + offsets[0..count), without building them first
+    // (an array of MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as
+    // a SAD); returns the index of the last that became the best, or -1 when none did. When the points'
+    // box lies in the admissible one and their blocks are one pointer each, no point is tested or stored
+    // one by one (tz 13% faster on vtest.avi, hex 25%; docs/search-notes.md).
     int consider_around(MotionVector centre, const MotionVector* offsets, int count, OffsetBounds bounds);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
     int evaluate(const MotionVector* pels, int count);
@@ -76,10 +76,22 @@ private:
         return static_cast<unsigned>(pel.x) - box_low_x_ <= box_width_ &&
                static_cast<unsigned>(pel.y) - box_low_y_ <= box_height_;
     }
-    [[nodiscard]] const std::uint8_t* reference_block(MotionVector pel) const {
-        if (direct_) return reference_origin_ + pel.y * reference_stride_ + pel.x;
+    // Every point of the box [low, high] admissible, with its block one pointer away.
+    [[nodiscard]] bool box_is_direct(MotionVector low, MotionVector high) const {
+        return direct_ && in_box(low) && in_box(high);  // the box is convex: its far corners suffice
+    }
+    [[nodiscard]] const std::uint8_t* direct_block(MotionVector pel) const {
+        return reference_origin_ + pel.y * reference_stride_ + pel.x;
+    }
+    // Any position, admissible or not: the plane's clamp serves it.
+    [[nodiscard]] const std::uint8_t* clamped_block(MotionVector pel) const {
         return block_.reference->block(block_.x + pel.x, block_.y + pel.y, block_.size, block_.size);
     }
+    [[nodiscard]] const std::uint8_t* reference_block(MotionVector pel) const {
+        return direct_ ? direct_block(pel) : clamped_block(pel);
+    }
+    // consider_around's points tested and kept one by one, where they may leave the box.
+    int consider_each(MotionVector centre, const MotionVector* offsets, int count);
     // SADs of up to four candidates (count of them, pointers already taken), applied in order; candidate
     // k's vector and index come from pel_at(k) (a std::pair), asked only where its cost needs it.
     template <class PelAt>

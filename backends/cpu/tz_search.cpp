@@ -99,7 +99,7 @@ void two_points(TestZone& tz) {
     const MotionVector u = tz.step;
     const MotionVector offsets[2] = {{u.x + u.y, u.y + u.x}, {u.x - u.y, u.y - u.x}};
     tz.distance = 0;
-    if (tz.search.consider_around(w, offsets, 2, {{-1, -1}, {1, 1}}) >= 0) {  // u is a unit step
+    if (tz.search.consider_around(w, offsets, 2, CandidateSearch::unit_reach) >= 0) {  // u: a unit step
         tz.distance = 2;
         tz.idle_rounds = 0;
         tz.step = {};
