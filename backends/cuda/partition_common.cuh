@@ -21,10 +21,11 @@
 namespace xme::cuda::p41 {
 
 inline constexpr int kPartitions = 41;
-// Candidate rows per unit of the fast variant: 4 share each loaded reference word (19 loads for 4
-// candidates), their 4 x 16 cell sums in registers (162 a thread, 3 CTAs per SM, the current block in
-// shared memory). 2 rows ran 6% faster while the current block took 64 registers (docs/cuda-notes.md).
-inline constexpr int kChunk = 4;
+// Candidate rows per unit of the fast variant: 5 share each loaded reference word (20 loads for 5
+// candidates); with each candidate's cells kept half by half (partition_search.cuh) they fit 128
+// registers, 8 CTAs of 64 threads per SM, the current block in shared memory. A 65-row window (range 32)
+// is 13 chunks of 5. 4 rows ran 8% slower at range 32, 6 spill (docs/cuda-notes.md).
+inline constexpr int kChunk = 5;
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 
 // The session's tables on the device (partition_tables.hpp), and this pair's predictors.

@@ -34,7 +34,9 @@ using namespace xme::cuda::emulation;
 namespace p41 = xme::cuda::p41;
 
 enum class Design { fast, positions };
-constexpr int kThreads = 128;  // as partition_search.cu's CUDA blocks
+// As partition_search.cu's CUDA blocks (its spatial kernel's 384 fast threads are not emulated).
+constexpr int kFastThreads = 64;
+constexpr int kPositionsThreads = 128;
 
 struct Pair {
     xme::Plane reference, current;
@@ -89,19 +91,20 @@ p41::PartitionRecord run_integer(const Case& c) {
     p41::clear_bests(bests);
     std::uint32_t current_rows[64];
     for (int word = 0; word < 64; ++word) p41::current_word(c.job, c.mb, word, current_rows);
-    for (int thread = 0; thread < kThreads; ++thread) {
+    const int threads = c.design == Design::fast ? kFastThreads : kPositionsThreads;
+    for (int thread = 0; thread < threads; ++thread) {
         std::uint32_t mine[p41::kPartitions];
         if (c.design == Design::fast) {
             if (c.pair->centred) {
-                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, kThreads, current_rows, mine);
+                p41::fast_thread_bests<true>(c.job, t, c.mb, thread, threads, current_rows, mine);
             } else {
-                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, kThreads, current_rows, mine);
+                p41::fast_thread_bests<false>(c.job, t, c.mb, thread, threads, current_rows, mine);
             }
         } else {
             if (c.pair->centred) {
-                p41::positions_thread_bests<true>(c.job, t, c.mb, thread, kThreads, mine);
+                p41::positions_thread_bests<true>(c.job, t, c.mb, thread, threads, mine);
             } else {
-                p41::positions_thread_bests<false>(c.job, t, c.mb, thread, kThreads, mine);
+                p41::positions_thread_bests<false>(c.job, t, c.mb, thread, threads, mine);
             }
         }
         for (int i = 0; i < p41::kPartitions; ++i) bests[i] = p41::min_key(bests[i], mine[i]);

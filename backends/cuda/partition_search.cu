@@ -12,10 +12,12 @@
 namespace xme::cuda {
 namespace {
 
-constexpr int kFastThreads = 128;
-// 3 CTAs of the fast design per SM: its 162 registers a thread without a spill (4 took 128 and spilled,
-// 2.148 against 2.328 frames/ms at range 32 on the H100: docs/cuda-notes.md).
-constexpr int kFastBlocksPerSm = 3;
+// The fast design: 64 threads a CTA and 8 CTAs per SM (128 registers a thread, no spill), since a
+// candidate's cells are kept half by half; the centred kernel, which clamps every read, takes 168
+// registers and 6 CTAs. 64 threads leave fewer idle in a window's last round of units than 96 or 128
+// (range 16: +20%; range 32 the same; docs/cuda-notes.md).
+constexpr int kFastThreads = 64;
+constexpr int fast_blocks_per_sm(bool centred) { return centred ? 6 : 8; }
 constexpr int kPositionsThreads = 128;
 constexpr int kQpelWarps = 4;
 // The spatial row walk keeps one CUDA block per row of macroblocks busy (68 at 1080p), so each takes
@@ -106,7 +108,7 @@ __device__ __forceinline__ void search_macroblock(const SearchJob& job, const p4
 }
 
 template <bool kCentred>
-__global__ void __launch_bounds__(kFastThreads, kFastBlocksPerSm)
+__global__ void __launch_bounds__(kFastThreads, fast_blocks_per_sm(kCentred))
     partitions_fast_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
     search_macroblock<kCentred, false, kFastThreads>(job, t, static_cast<int>(blockIdx.x), records);
 }

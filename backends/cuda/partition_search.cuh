@@ -7,8 +7,10 @@
 //   128-bit load a row); each thread streams the kChunk + 15 reference rows its chunk's candidates share
 //   from the expanded reference (word c of a row = bytes c..c+3, so each unaligned 4-byte run is one
 //   aligned load, one pointer walking down the rows): every loaded word feeds up to kChunk vabsdiff4,
-//   each into the 4x4 cell of its candidate. Then per candidate: the 41 partition SADs (25 adds over the
-//   16 cells), 41 keys (one multiply-add each) and 41 mins, all in registers.
+//   each into the 4x4 cell of its candidate. As soon as a candidate's upper 8 rows are in, the 18
+//   partitions inside them take their keys and mins, then the lower 18 and the 5 across both: per
+//   candidate 41 partition SADs (25 adds over the 16 cells), 41 keys (one multiply-add each) and 41
+//   mins, all in registers, with 8 cells live a candidate instead of 16.
 // - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
 //   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
 // Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
@@ -16,31 +18,32 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "partition_common.cuh"
 
 namespace xme::cuda::p41 {
 
-// A candidate (cells: row-major 4x4 SADs; term: its rate and rank): each partition's key SAD x scale +
-// term and its min, in SPEC §9's order (quadrant q's cells a b / c d). scale is Tables::key_scale, which
+// Half h of a candidate (cells: its rows 8h..8h + 7 as 8 row-major 4x4 SADs; term: its rate and rank): the
+// 18 partitions inside the half, each key SAD x scale + term and its min, in SPEC §9's order (quadrant q's
+// cells a b / c d), and the half's two 8x8 SADs (scaled) for update_whole. scale is Tables::key_scale, which
 // the compiler cannot see is a power of two, so that ptxas makes each key one IMAD (FMA pipe) beside its
 // VIMNMX (integer ALU pipe, which the candidate's 64 vabsdiff4 fill); with a visible shift it took a
 // shift and an add-min per key, both on the ALU pipe. Written with the cells scaled first, which ptxas
 // folds back into one IMAD a key: this form measured 2.5% faster than `sad * scale + term` after the
 // sums (docs/cuda-notes.md).
-XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&cells)[16],
-                             std::uint32_t scale, std::uint32_t term) {
-    std::uint32_t g[16];
+XME_P41_HD void update_half(std::uint32_t (&best)[kPartitions], const std::uint32_t* cells, int h,
+                            std::uint32_t scale, std::uint32_t term, std::uint32_t (&eight)[2]) {
+    std::uint32_t g[8];
     XME_P41_UNROLL
-    for (int cell = 0; cell < 16; ++cell) g[cell] = cells[cell] * scale;
-    std::uint32_t eight[4];
+    for (int cell = 0; cell < 8; ++cell) g[cell] = cells[cell] * scale;
     XME_P41_UNROLL
-    for (int q = 0; q < 4; ++q) {
-        const int first = (q >> 1) * 8 + (q & 1) * 2;
-        const std::uint32_t a = g[first], b = g[first + 1], c = g[first + 4], d = g[first + 5];
+    for (int side = 0; side < 2; ++side) {
+        const int q = 2 * h + side;
+        const std::uint32_t a = g[2 * side], b = g[2 * side + 1], c = g[2 * side + 4], d = g[2 * side + 5];
         const std::uint32_t top = a + b, bottom = c + d;
-        eight[q] = top + bottom;
-        best[5 + q] = min_key(best[5 + q], eight[q] + term);
+        eight[side] = top + bottom;
+        best[5 + q] = min_key(best[5 + q], eight[side] + term);
         best[9 + 2 * q] = min_key(best[9 + 2 * q], top + term);
         best[10 + 2 * q] = min_key(best[10 + 2 * q], bottom + term);
         best[17 + 2 * q] = min_key(best[17 + 2 * q], (a + c) + term);
@@ -50,12 +53,25 @@ XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint
         best[27 + 4 * q] = min_key(best[27 + 4 * q], c + term);
         best[28 + 4 * q] = min_key(best[28 + 4 * q], d + term);
     }
-    const std::uint32_t upper = eight[0] + eight[1], lower = eight[2] + eight[3];
-    best[1] = min_key(best[1], upper + term);
-    best[2] = min_key(best[2], lower + term);
-    best[3] = min_key(best[3], (eight[0] + eight[2]) + term);
-    best[4] = min_key(best[4], (eight[1] + eight[3]) + term);
-    best[0] = min_key(best[0], (upper + lower) + term);
+}
+
+// The five partitions across the halves (16x16, 16x8, 8x16) from the four quadrants' scaled 8x8 SADs.
+XME_P41_HD void update_whole(std::uint32_t (&best)[kPartitions], const std::uint32_t (&upper)[2],
+                             const std::uint32_t (&lower)[2], std::uint32_t term) {
+    const std::uint32_t top = upper[0] + upper[1], bottom = lower[0] + lower[1];
+    best[1] = min_key(best[1], top + term);
+    best[2] = min_key(best[2], bottom + term);
+    best[3] = min_key(best[3], (upper[0] + lower[0]) + term);
+    best[4] = min_key(best[4], (upper[1] + lower[1]) + term);
+    best[0] = min_key(best[0], (top + bottom) + term);
+}
+
+XME_P41_HD void update_bests(std::uint32_t (&best)[kPartitions], const std::uint32_t (&cells)[16],
+                             std::uint32_t scale, std::uint32_t term) {
+    std::uint32_t upper[2], lower[2];
+    update_half(best, cells, 0, scale, term, upper);
+    update_half(best, cells + 8, 1, scale, term, lower);
+    update_whole(best, upper, lower, term);
 }
 
 XME_P41_HD void clear_bests(std::uint32_t (&best)[kPartitions]) {
@@ -166,53 +182,79 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         }
         const int dx = p.cx + column - r;
         if (dx < w.low_x || dx > w.high_x) continue;  // restrict: the whole column is outside
-        const int dy0 = p.cy + chunk * kChunk - r;
+        // The chunk's rows inside the window (restrict may cut it): a chunk that reaches past the window's
+        // last row is moved up to end on it, so that every candidate of the unit lies in the window and
+        // takes no test. The rows it repeats were evaluated by the chunk above, and the min of a key
+        // with itself changes nothing. Only a window fewer than kChunk rows high (restrict, at the
+        // frame's corners) keeps candidates outside it, tested one by one.
+        int dy0 = p.cy + chunk * kChunk - r;
+        if (dy0 > w.high_y || dy0 + kChunk - 1 < w.low_y) continue;
+        const bool tested = w.high_y - w.low_y + 1 < kChunk;
+        if (!tested) dy0 = clamp_to(dy0, w.low_y, w.high_y - kChunk + 1);
         const std::uint32_t* unit_words =
             kCentred ? nullptr : job.reference_words + (y + dy0) * pitch + x + dx;
-        // The candidates' terms loaded with the unit's rows, not behind each candidate's window test: there
-        // the load's latency stalled all 41 keys of its candidate. A row past the window reads the nearest
-        // window row's entry (any valid one would do), never used.
+        // The candidates' terms loaded with the unit's rows, not behind each candidate's update: there the
+        // load's latency stalled all 41 keys of its candidate. A row outside the window reads the nearest
+        // window row's entry, never used.
         std::uint32_t terms[kChunk];
         XME_P41_UNROLL
         for (int k = 0; k < kChunk; ++k) {
             const int dy = clamp_to(dy0 + k, w.low_y, w.high_y);
             terms[k] = read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius);
         }
-        std::uint32_t sums[kChunk][16];
-        XME_P41_UNROLL
-        for (int k = 0; k < kChunk; ++k) {
+        // One unit's kChunk candidates, streamed row by row; `tests`: some may lie outside the window (a
+        // lambda rather than a function, whose arguments took ptxas to 8 bytes of spill). Structured
+        // bindings are not captured before C++20: their values are.
+        const int column_x = x + dx;
+        const int top = y + dy0;
+        const Box window = w;
+        const std::uint32_t key_scale = scale;
+        const auto unit_bests = [&](auto tests) {
+            // Candidate k's cells of the half it is in (its 8 words), and its upper half's two 8x8 SADs
+            // (scaled) once that half is done: 10 registers a candidate where its whole cells took 16, so
+            // that 5 candidates a unit fit 128 registers (docs/cuda-notes.md).
+            std::uint32_t cells[kChunk][8] = {};
+            std::uint32_t upper[kChunk][2] = {};
+            // current[k]: macroblock row `row - k` (a 128-bit shared load), the one reference row `row`
+            // meets for candidate row dy0 + k.
+            std::uint32_t current[kChunk][4];
             XME_P41_UNROLL
-            for (int cell = 0; cell < 16; ++cell) sums[k][cell] = 0;
-        }
-        // current[k]: macroblock row `row - k`, the one reference row `row` meets for candidate row dy0 + k.
-        std::uint32_t current[kChunk][4];
-        XME_P41_UNROLL
-        for (int row = 0; row < 16 + kChunk - 1; ++row) {
-            XME_P41_UNROLL
-            for (int k = kChunk - 1; k > 0; --k) {
+            for (int row = 0; row < 16 + kChunk - 1; ++row) {
                 XME_P41_UNROLL
-                for (int v = 0; v < 4; ++v) current[k][v] = current[k - 1][v];
-            }
-            if (row < 16) current_row(current_rows, row, current[0]);
-            std::uint32_t ref[4];
-            reference_row_words<kCentred>(job, unit_words, x + dx, y + dy0, row, ref);
-            XME_P41_UNROLL
-            for (int k = 0; k < kChunk; ++k) {
-                const int j = row - k;
-                if (j >= 0 && j < 16) {
+                for (int k = kChunk - 1; k > 0; --k) {
                     XME_P41_UNROLL
-                    for (int v = 0; v < 4; ++v)
-                        sums[k][(j >> 2) * 4 + v] =
-                            absdiff4(current[k][v], ref[v], sums[k][(j >> 2) * 4 + v]);
+                    for (int v = 0; v < 4; ++v) current[k][v] = current[k - 1][v];
+                }
+                if (row < 16) current_row(current_rows, row, current[0]);
+                std::uint32_t ref[4];
+                reference_row_words<kCentred>(job, unit_words, column_x, top, row, ref);
+                XME_P41_UNROLL
+                for (int k = 0; k < kChunk; ++k) {
+                    const int j = row - k;
+                    if (j < 0 || j >= 16) continue;
+                    XME_P41_UNROLL
+                    for (int v = 0; v < 4; ++v) {
+                        std::uint32_t& cell = cells[k][((j >> 2) & 1) * 4 + v];
+                        cell = absdiff4(current[k][v], ref[v], j % 4 == 0 ? 0u : cell);
+                    }
+                    // A half's partitions as soon as its 8 rows are in.
+                    if (j % 8 != 7) continue;
+                    if (decltype(tests)::value && (dy0 + k < window.low_y || dy0 + k > window.high_y))
+                        continue;
+                    if (j == 7) {
+                        update_half(best, cells[k], 0, key_scale, terms[k], upper[k]);
+                    } else {
+                        std::uint32_t lower[2];
+                        update_half(best, cells[k], 1, key_scale, terms[k], lower);
+                        update_whole(best, upper[k], lower, terms[k]);
+                    }
                 }
             }
-        }
-        XME_P41_UNROLL
-        for (int k = 0; k < kChunk; ++k) {
-            const int dy = dy0 + k;
-            if (dy < w.low_y || dy > w.high_y) continue;  // past the window's last row, or restrict
-            update_bests(best, sums[k], scale, terms[k]);
-        }
+        };
+        if (tested)
+            unit_bests(std::true_type{});
+        else
+            unit_bests(std::false_type{});
     }
 }
 
