@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels.hpp"
 #include "qpel_arith.cuh"
@@ -53,6 +54,23 @@ struct Tables {
     int lambda = 0;        // for the zero vector that an empty centred window takes
 };
 
+// The CUDA kernels read the terms of partition_tables.hpp column by column: entry (o.y, o.x) of fraction
+// f's table at f side^2 + (o.x + radius) side + o.y + radius, so that a unit's candidates (one column,
+// consecutive rows) read theirs from one address at fixed offsets (docs/cuda-notes.md).
+inline std::vector<std::uint32_t> terms_by_column(const std::vector<std::uint32_t>& terms, int side) {
+    std::vector<std::uint32_t> columns(terms.size());
+    const std::size_t count = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
+    for (std::size_t table = 0; table < terms.size(); table += count) {
+        for (int row = 0; row < side; ++row) {
+            for (int column = 0; column < side; ++column) {
+                columns[table + static_cast<std::size_t>(column * side + row)] =
+                    terms[table + static_cast<std::size_t>(row * side + column)];
+            }
+        }
+    }
+    return columns;
+}
+
 // Where macroblock mb's candidates find their terms and ranks: the table of p's fraction, and
 // q = floor(p / 4), so that candidate d's entry is offset o = d - q.
 struct Predicted {
@@ -62,6 +80,11 @@ struct Predicted {
     int cx, cy;  // the window's centre c
     int px, py;
 };
+
+// Candidate d's term (terms_by_column).
+XME_P41_HD const std::uint32_t* term_of(const Tables& t, const Predicted& p, int dx, int dy) {
+    return p.terms + (dx - p.qx + t.radius) * t.side + dy - p.qy + t.radius;
+}
 
 // round(v / 4), halves away from zero (SPEC §8's centre).
 XME_P41_HD int round_quarter(int v) { return v >= 0 ? (v + 2) >> 2 : -((2 - v) >> 2); }

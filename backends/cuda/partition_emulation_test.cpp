@@ -35,19 +35,20 @@ namespace p41 = xme::cuda::p41;
 
 enum class Design { fast, positions };
 // As partition_search.cu's CUDA blocks (its spatial kernel's 384 fast threads are not emulated).
-constexpr int kFastThreads = 64;
+constexpr int kFastThreads = 32;
 constexpr int kPositionsThreads = 128;
 
 struct Pair {
     xme::Plane reference, current;
     PaddedFrame padded_reference, padded_current;
     xme::cuda::PartitionTables tables;
+    std::vector<std::uint32_t> column_terms;  // tables.terms as the kernels read them (terms_by_column)
     std::vector<xme::cuda::MotionRecord> predictors;  // the temporal predictor per macroblock; empty: none
     bool centred = false;                             // the window centred on round(p / 4)
     int lambda = 0;
     p41::Tables device_tables() const {
         p41::Tables t;
-        t.terms = tables.terms.data();
+        t.terms = column_terms.data();
         t.offsets = tables.offsets.data();
         t.rank_bits = tables.rank_bits;
         t.key_scale = 1u << tables.rank_bits;
@@ -252,6 +253,33 @@ void describe(const Case& c, const p41::PartitionRecord& got) {
     }
 }
 
+// The fast design's low-word row addresses (row_pointer<true>) against plain pointer arithmetic, on
+// synthetic addresses (compared, never read): equal wherever crosses_4gib says the rows stay inside one
+// 4 GiB window, and crosses_4gib exactly where the low word would wrap. Returns the failures.
+int address_failures(unsigned seed) {
+    std::mt19937_64 random(seed);
+    const auto pointer = [](std::uint64_t address) {
+        return reinterpret_cast<const std::uint32_t*>(address);
+    };
+    int failures = 0;
+    for (int i = 0; i < 100000; ++i) {
+        // Addresses near a boundary half the time, anywhere in 48 bits otherwise; offsets up to 16 Mi words.
+        const std::uint64_t boundary = (random() & 0xFFFFu) << 32;
+        const std::uint64_t address =
+            (i % 2 == 0 ? boundary - (random() & 0x3FFFFFFu) : random() & 0xFFFFFFFFFFFCu) &
+            ~std::uint64_t{3};
+        const int offset = static_cast<int>(random() & 0xFFFFFFu);
+        const std::uint32_t reach = 4u * static_cast<std::uint32_t>(offset) + 3u;
+        const bool crosses = p41::crosses_4gib(pointer(address), reach);
+        if (crosses != ((address & 0xFFFFFFFFu) + reach > 0xFFFFFFFFu)) ++failures;
+        if (!crosses && p41::row_pointer<true>(pointer(address), offset) !=
+                            p41::row_pointer<false>(pointer(address), offset))
+            ++failures;
+    }
+    std::printf("100000 low-word row addresses: %d failures\n", failures);
+    return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -296,6 +324,7 @@ int main(int argc, char** argv) {
         pair->centred = f % 4 == 3 || f % 8 == 6;
         pair->lambda = lambda;
         pair->tables = xme::cuda::make_partition_tables(range, lambda, temporal || spatial, pair->centred);
+        pair->column_terms = p41::terms_by_column(pair->tables.terms, pair->tables.side);
         if (temporal) {
             const int bound =
                 pair->centred ? 4 * (range + 60) + 3 : xme::cuda::partition_predictor_bound(range);
@@ -356,5 +385,6 @@ int main(int argc, char** argv) {
         "pairs), %d mismatches, %d lane disagreements\n",
         cases.size(), static_cast<long>(quarter), static_cast<long>(walked), clip_pairs, mismatches,
         lane_disagreements);
-    return mismatches == 0 && lane_disagreements == 0 ? 0 : 1;
+    const int address_errors = address_failures(seed);
+    return mismatches == 0 && lane_disagreements == 0 && address_errors == 0 ? 0 : 1;
 }

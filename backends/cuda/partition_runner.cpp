@@ -60,7 +60,7 @@ PartitionRunner::PartitionRunner(const SearchParams& params, bool positions_desi
         throw Error(ErrorKind::unsupported,
                     site.device + ": partition search opened for options it does not run");
     }
-    terms_ = upload(tables.terms, site);
+    terms_ = upload(p41::terms_by_column(tables.terms, tables.side), site);
     offsets_ = upload(tables.offsets, site);
     tables_.terms = static_cast<const std::uint32_t*>(terms_.get());
     tables_.offsets = static_cast<const std::uint32_t*>(offsets_.get());

@@ -1,8 +1,9 @@
 // SPEC §9's kernels (the per-thread work is in partition_search.cuh): one CUDA block per macroblock.
 //
-// fast: each thread's 41 least keys are reduced by a warp min per partition (one redux.sync on sm_80+)
-// and a shared atomicMin per warp; 002: 002's binary reduction over the threads in shared memory.
-// Then 41 threads decode one partition each and thread 0 takes the mode decision. With +qpel a second
+// fast: each thread's 41 least keys are reduced by a warp min per partition (one redux.sync on sm_80+),
+// which lane 0 of its one warp stores (with more warps, a shared atomicMin per warp); 002: 002's binary
+// reduction over the threads in shared memory. Then the threads decode the 41 partitions (a partition
+// each, 2 passes for one warp) and thread 0 takes the mode decision. With +qpel a second
 // kernel refines the 41 partitions (4 warps per macroblock, partition_qpel.cuh) and decides again.
 #include "partition_decide.cuh"
 #include "partition_qpel.cuh"
@@ -12,12 +13,11 @@
 namespace xme::cuda {
 namespace {
 
-// The fast design: 64 threads a CTA and 8 CTAs per SM (128 registers a thread, no spill), since a
-// candidate's cells are kept half by half; the centred kernel, which clamps every read, takes 168
-// registers and 6 CTAs. 64 threads leave fewer idle in a window's last round of units than 96 or 128
-// (range 16: +20%; range 32 the same; docs/cuda-notes.md).
-constexpr int kFastThreads = 64;
-constexpr int fast_blocks_per_sm(bool centred) { return centred ? 6 : 8; }
+// The fast design: one warp a CTA and 16 CTAs per SM (128 registers a thread), since a candidate's cells
+// are kept half by half; the centred kernel, which clamps every read, takes 168 registers and 12 CTAs.
+// A CTA of one warp waits at no barrier for another warp's last units (docs/cuda-notes.md).
+constexpr int kFastThreads = 32;
+constexpr int fast_blocks_per_sm(bool centred) { return centred ? 12 : 16; }
 constexpr int kPositionsThreads = 128;
 constexpr int kQpelWarps = 4;
 // The spatial row walk keeps one CUDA block per row of macroblocks busy (68 at 1080p), so each takes
@@ -35,12 +35,22 @@ __device__ __forceinline__ std::uint32_t warp_min32(std::uint32_t key) {
 #endif
 }
 
-// The reduced keys to the macroblock's record (bests[41] in shared memory, complete).
+// The reduced keys to the macroblock's record (bests[41] in shared memory, complete), by a CUDA block of
+// kThreads.
+template <int kThreads>
 __device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& t, int mb,
                                        const std::uint32_t* bests, p41::PartitionRecord* records) {
     __shared__ p41::PartitionRecord record;
     const int i = static_cast<int>(threadIdx.x);
-    if (i < p41::kPartitions) record.partitions[i] = p41::partition_record(job, t, mb, bests[i]);
+    if constexpr (kThreads >= p41::kPartitions) {
+        if (i < p41::kPartitions) record.partitions[i] = p41::partition_record(job, t, mb, bests[i]);
+    } else {
+#pragma unroll
+        for (int pass = 0; pass < (p41::kPartitions + kThreads - 1) / kThreads; ++pass) {
+            const int k = i + pass * kThreads;
+            if (k < p41::kPartitions) record.partitions[k] = p41::partition_record(job, t, mb, bests[k]);
+        }
+    }
     __syncthreads();
     if (i == 0) {
         p41::decide_mode(record);
@@ -48,7 +58,8 @@ __device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& 
         records[mb].unused = 0;
         records[mb].cost = record.cost;
     }
-    if (i < p41::kPartitions) records[mb].partitions[i] = record.partitions[i];
+#pragma unroll 1
+    for (int k = i; k < p41::kPartitions; k += kThreads) records[mb].partitions[k] = record.partitions[k];
 }
 
 // Macroblock mb's 41 least keys into bests (shared, complete after it returns), fast design. kCentred:
@@ -57,15 +68,23 @@ template <bool kCentred, int kThreads>
 __device__ __forceinline__ void fast_bests(const SearchJob& job, const p41::Tables& t, int mb,
                                            std::uint32_t* bests) {
     __shared__ __align__(16) std::uint32_t current_rows[64];
-    if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
-    if (threadIdx.x < 64) p41::current_word(job, mb, static_cast<int>(threadIdx.x), current_rows);
+    if constexpr (kThreads > 32) {
+        if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
+    }
+#pragma unroll
+    for (int word = static_cast<int>(threadIdx.x); word < 64; word += kThreads)
+        p41::current_word(job, mb, word, current_rows);
     __syncthreads();
     std::uint32_t best[p41::kPartitions];
     p41::fast_thread_bests<kCentred>(job, t, mb, static_cast<int>(threadIdx.x), kThreads, current_rows, best);
 #pragma unroll
     for (int i = 0; i < p41::kPartitions; ++i) {
         const std::uint32_t least = warp_min32(best[i]);
-        if (threadIdx.x % 32 == 0) atomicMin(bests + i, least);
+        if constexpr (kThreads == 32) {
+            if (threadIdx.x == 0) bests[i] = least;  // the only warp
+        } else if (threadIdx.x % 32 == 0) {
+            atomicMin(bests + i, least);
+        }
     }
     __syncthreads();
 }
@@ -104,7 +123,7 @@ __device__ __forceinline__ void search_macroblock(const SearchJob& job, const p4
     } else {
         fast_bests<kCentred, kThreads>(job, t, mb, bests);
     }
-    finish(job, t, mb, bests, records);
+    finish<kThreads>(job, t, mb, bests, records);
 }
 
 template <bool kCentred>

@@ -141,10 +141,32 @@ XME_P41_HD void current_row(const std::uint32_t* rows, int j, std::uint32_t (&ro
 #endif
 }
 
+// Whether the bytes [words, words + reach] cross a 4 GiB boundary of addresses.
+XME_P41_HD bool crosses_4gib(const std::uint32_t* words, std::uint32_t reach) {
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(words)) > 0xFFFFFFFFu - reach;
+}
+
+// unit_words + offset words. kLowWord: added to the address's low 32 bits only, one 32-bit add a row
+// (which ptxas puts on the FMA pipe) where a 64-bit add took two integer-ALU instructions beside the
+// vabsdiff4; the unit's rows must not cross a 4 GiB boundary (crosses_4gib).
+template <bool kLowWord>
+XME_P41_HD const std::uint32_t* row_pointer(const std::uint32_t* unit_words, int offset) {
+    if constexpr (!kLowWord) return unit_words + offset;
+    const auto address = reinterpret_cast<std::uintptr_t>(unit_words);
+    const std::uint32_t low = static_cast<std::uint32_t>(address) + 4u * static_cast<std::uint32_t>(offset);
+#if defined(__CUDA_ARCH__)
+    std::uint64_t joined;  // a register pair, not a 64-bit add
+    asm("mov.b64 %0, {%1, %2};" : "=l"(joined) : "r"(low), "r"(static_cast<std::uint32_t>(address >> 32)));
+    return reinterpret_cast<const std::uint32_t*>(joined);
+#else
+    return reinterpret_cast<const std::uint32_t*>((address & ~std::uintptr_t{0xFFFFFFFFu}) | low);
+#endif
+}
+
 // Reference row `row` of a unit's candidates at column dx: 4 words from the expanded reference. The
-// default path walks one pointer down the rows (one add a row, the 4 loads at fixed offsets); the
-// centred one clamps every read into the margins.
-template <bool kCentred>
+// default path adds the row's offset to the unit's first row (row_pointer); the centred one clamps every
+// read into the margins.
+template <bool kCentred, bool kLowWord>
 XME_P41_HD void reference_row_words(const SearchJob& job, const std::uint32_t* unit_words, int x, int y,
                                     int row, std::uint32_t (&ref)[4]) {
     const int pitch = job.layout.pitch;
@@ -152,7 +174,7 @@ XME_P41_HD void reference_row_words(const SearchJob& job, const std::uint32_t* u
     for (int v = 0; v < 4; ++v) {
         ref[v] = kCentred ? read_only(job.reference_words + reference_row<true>(job, y + row) * pitch +
                                       reference_column<true>(job, x + 4 * v))
-                          : read_only(unit_words + row * pitch + 4 * v);
+                          : read_only(row_pointer<kLowWord>(unit_words, row * pitch) + 4 * v);
     }
 }
 
@@ -170,6 +192,8 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         return;
     }
     const int units = side * ((side + kChunk - 1) / kChunk);
+    // The last byte a unit reads past its first word: kChunk + 15 rows of 16 pixels (words 0, 4, 8, 12).
+    const auto unit_reach = static_cast<std::uint32_t>(4 * ((kChunk + 14) * pitch + 12) + 3);
     // A unit's chunk and column stepped along with it: a division per unit was ~15 instructions of ~880.
     const int chunk_step = threads / side;
     const int column_step = threads - chunk_step * side;
@@ -189,19 +213,15 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         // frame's corners) keeps candidates outside it, tested one by one.
         int dy0 = p.cy + chunk * kChunk - r;
         if (dy0 > w.high_y || dy0 + kChunk - 1 < w.low_y) continue;
-        const bool tested = w.high_y - w.low_y + 1 < kChunk;
-        if (!tested) dy0 = clamp_to(dy0, w.low_y, w.high_y - kChunk + 1);
+        const bool short_window = w.high_y - w.low_y + 1 < kChunk;
+        if (!short_window) dy0 = clamp_to(dy0, w.low_y, w.high_y - kChunk + 1);
         const std::uint32_t* unit_words =
             kCentred ? nullptr : job.reference_words + (y + dy0) * pitch + x + dx;
-        // The candidates' terms loaded with the unit's rows, not behind each candidate's update: there the
-        // load's latency stalled all 41 keys of its candidate. A row outside the window reads the nearest
-        // window row's entry, never used.
-        std::uint32_t terms[kChunk];
-        XME_P41_UNROLL
-        for (int k = 0; k < kChunk; ++k) {
-            const int dy = clamp_to(dy0 + k, w.low_y, w.high_y);
-            terms[k] = read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius);
-        }
+        // The tested unit also takes the rare unit whose rows cross a 4 GiB boundary of addresses, where
+        // row_pointer's low-word add would wrap.
+        const bool tested = short_window || (!kCentred && crosses_4gib(unit_words, unit_reach));
+        // The unit's candidates' terms, consecutive (terms_by_column): one address, fixed offsets.
+        const std::uint32_t* unit_terms = term_of(t, p, dx, dy0);
         // One unit's kChunk candidates, streamed row by row; `tests`: some may lie outside the window (a
         // lambda rather than a function, whose arguments took ptxas to 8 bytes of spill). Structured
         // bindings are not captured before C++20: their values are.
@@ -210,6 +230,16 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
         const Box window = w;
         const std::uint32_t key_scale = scale;
         const auto unit_bests = [&](auto tests) {
+            constexpr bool kTests = decltype(tests)::value;
+            // The candidates' terms loaded with the unit's first rows, not behind each candidate's update:
+            // there the load's latency stalled all 41 keys of its candidate. A candidate outside the
+            // window reads the nearest window row's term, never used.
+            std::uint32_t terms[kChunk];
+            XME_P41_UNROLL
+            for (int k = 0; k < kChunk; ++k) {
+                terms[k] = read_only(unit_terms +
+                                     (kTests ? clamp_to(dy0 + k, window.low_y, window.high_y) - dy0 : k));
+            }
             // Candidate k's cells of the half it is in (its 8 words), and its upper half's two 8x8 SADs
             // (scaled) once that half is done: 10 registers a candidate where its whole cells took 16, so
             // that 5 candidates a unit fit 128 registers (docs/cuda-notes.md).
@@ -227,7 +257,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
                 }
                 if (row < 16) current_row(current_rows, row, current[0]);
                 std::uint32_t ref[4];
-                reference_row_words<kCentred>(job, unit_words, column_x, top, row, ref);
+                reference_row_words<kCentred, !kTests>(job, unit_words, column_x, top, row, ref);
                 XME_P41_UNROLL
                 for (int k = 0; k < kChunk; ++k) {
                     const int j = row - k;
@@ -239,8 +269,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
                     }
                     // A half's partitions as soon as its 8 rows are in.
                     if (j % 8 != 7) continue;
-                    if (decltype(tests)::value && (dy0 + k < window.low_y || dy0 + k > window.high_y))
-                        continue;
+                    if (kTests && (dy0 + k < window.low_y || dy0 + k > window.high_y)) continue;
                     if (j == 7) {
                         update_half(best, cells[k], 0, key_scale, terms[k], upper[k]);
                     } else {
@@ -288,8 +317,7 @@ XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, in
                               reference_column<kCentred>(job, x + dx + 4 * v)),
                     g[(j >> 2) * 4 + v]);
         }
-        update_bests(best, g, scale,
-                     read_only(p.terms + (dy - p.qy + t.radius) * t.side + dx - p.qx + t.radius));
+        update_bests(best, g, scale, read_only(term_of(t, p, dx, dy)));
     }
 }
 
