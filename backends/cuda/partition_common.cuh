@@ -24,8 +24,9 @@ namespace xme::cuda::p41 {
 inline constexpr int kPartitions = 41;
 // Candidate rows per unit of the fast variant: 5 share each loaded reference word (20 loads for 5
 // candidates); with each candidate's cells kept half by half (partition_search.cuh) they fit 128
-// registers, 8 CTAs of 64 threads per SM, the current block in shared memory. A 65-row window (range 32)
-// is 13 chunks of 5. 4 rows ran 8% slower at range 32, 6 spill (docs/cuda-notes.md).
+// registers, 16 CTAs of one warp per SM (partition_search.cu), the current block in shared memory. A
+// 65-row window (range 32) is 13 chunks of 5. 4 rows ran 8% slower at range 32, 6 spill
+// (docs/cuda-notes.md).
 inline constexpr int kChunk = 5;
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 

@@ -42,14 +42,11 @@ __device__ __forceinline__ void finish(const SearchJob& job, const p41::Tables& 
                                        const std::uint32_t* bests, p41::PartitionRecord* records) {
     __shared__ p41::PartitionRecord record;
     const int i = static_cast<int>(threadIdx.x);
-    if constexpr (kThreads >= p41::kPartitions) {
-        if (i < p41::kPartitions) record.partitions[i] = p41::partition_record(job, t, mb, bests[i]);
-    } else {
+    // Unrolled passes (one from 41 threads up): as a strided loop, ptxas spilled in the fast kernel.
 #pragma unroll
-        for (int pass = 0; pass < (p41::kPartitions + kThreads - 1) / kThreads; ++pass) {
-            const int k = i + pass * kThreads;
-            if (k < p41::kPartitions) record.partitions[k] = p41::partition_record(job, t, mb, bests[k]);
-        }
+    for (int pass = 0; pass < (p41::kPartitions + kThreads - 1) / kThreads; ++pass) {
+        const int k = i + pass * kThreads;
+        if (k < p41::kPartitions) record.partitions[k] = p41::partition_record(job, t, mb, bests[k]);
     }
     __syncthreads();
     if (i == 0) {
@@ -68,7 +65,9 @@ template <bool kCentred, int kThreads>
 __device__ __forceinline__ void fast_bests(const SearchJob& job, const p41::Tables& t, int mb,
                                            std::uint32_t* bests) {
     __shared__ __align__(16) std::uint32_t current_rows[64];
-    if constexpr (kThreads > 32) {
+    // One warp stores its mins; more merge theirs with shared atomicMin into cleared keys.
+    constexpr bool kOneWarp = kThreads == 32;
+    if constexpr (!kOneWarp) {
         if (threadIdx.x < p41::kPartitions) bests[threadIdx.x] = p41::kNoBest;
     }
 #pragma unroll
@@ -80,8 +79,8 @@ __device__ __forceinline__ void fast_bests(const SearchJob& job, const p41::Tabl
 #pragma unroll
     for (int i = 0; i < p41::kPartitions; ++i) {
         const std::uint32_t least = warp_min32(best[i]);
-        if constexpr (kThreads == 32) {
-            if (threadIdx.x == 0) bests[i] = least;  // the only warp
+        if constexpr (kOneWarp) {
+            if (threadIdx.x == 0) bests[i] = least;
         } else if (threadIdx.x % 32 == 0) {
             atomicMin(bests + i, least);
         }

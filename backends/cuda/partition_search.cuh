@@ -6,11 +6,11 @@
 //   candidate rows). The CUDA block keeps the macroblock's 16x16 current pixels in shared memory (one
 //   128-bit load a row); each thread streams the kChunk + 15 reference rows its chunk's candidates share
 //   from the expanded reference (word c of a row = bytes c..c+3, so each unaligned 4-byte run is one
-//   aligned load, one pointer walking down the rows): every loaded word feeds up to kChunk vabsdiff4,
-//   each into the 4x4 cell of its candidate. As soon as a candidate's upper 8 rows are in, the 18
-//   partitions inside them take their keys and mins, then the lower 18 and the 5 across both: per
-//   candidate 41 partition SADs (25 adds over the 16 cells), 41 keys (one multiply-add each) and 41
-//   mins, all in registers, with 8 cells live a candidate instead of 16.
+//   aligned load; a row's address is the unit's first row's plus its offset, row_pointer): every loaded
+//   word feeds up to kChunk vabsdiff4, each into the 4x4 cell of its candidate. As soon as a candidate's
+//   upper 8 rows are in, the 18 partitions inside them take their keys and mins, then the lower 18 and
+//   the 5 across both: per candidate 41 partition SADs (25 adds over the 16 cells), 41 keys (one
+//   multiply-add each) and 41 mins, all in registers, with 8 cells live a candidate instead of 16.
 // - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
 //   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
 // Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
