@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "xme/motion_vector.hpp"
+
 namespace xme::cpu {
 
 // SAD of the size x size block at `current` against each of refs[0..3] (all read with their strides).
@@ -48,6 +50,16 @@ using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride
                                std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
                                std::int32_t* scratch);
 
+// SPEC §10's whole quarter-pel refinement of a 16x16 block (subpel_refine.hpp's refine_qpel, which calls it
+// when the set has one), its stages compiled around the set's own SATD: the refinements' usual size, whose
+// up to 17 SATDs then follow each other without a call between them (docs/search-notes.md).
+struct IntegerBlock;
+struct QpelNeighbourhood;
+struct SubpelResult;
+using RefineQpel16 = SubpelResult (*)(const IntegerBlock& block, MotionVector integer_pel,
+                                      const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
+                                      std::ptrdiff_t current_stride);
+
 // Scratch the HalfPelPlanes kernels need, in int32 words.
 [[nodiscard]] inline std::size_t half_pel_scratch_words(int width, int rows) {
     return static_cast<std::size_t>(rows + 5) * static_cast<std::size_t>(width);
@@ -60,6 +72,7 @@ struct OperationKernels {
     // Optional (null in the sets without them: plain C++, SSE2).
     TransformCurrent transform_current = nullptr;
     SatdTransformed satd_transformed = nullptr;
+    RefineQpel16 refine_qpel16 = nullptr;
 };
 
 // Plain C++ (the definition the SIMD kernels are tested against).

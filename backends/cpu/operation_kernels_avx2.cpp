@@ -5,6 +5,7 @@
 
 #include "operation_kernels_simd.hpp"
 #include "operation_kernels_x86.hpp"
+#include "qpel_stages.hpp"
 
 namespace xme::cpu {
 namespace {
@@ -300,6 +301,21 @@ std::uint32_t satd_avx2(const std::uint8_t* current, std::ptrdiff_t current_stri
                           limit);
 }
 
+// The refinement's 16x16 case around this set's SATD, inlined (qpel_stages16).
+SubpelResult refine_qpel16_avx2(const IntegerBlock& block, MotionVector integer_pel,
+                                const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
+                                std::ptrdiff_t current_stride) {
+    TransformedCurrent transformed;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+    transform_current_avx2(current, current_stride, 16, 16, transformed);
+    const TransformedBands bands{reinterpret_cast<const __m256i*>(transformed.words)};
+    return qpel_stages16(
+        block, integer_pel, neighbourhood, [bands](const QpelPrediction& r) __attribute__((always_inline)) {
+            if (r.p == r.q && r.p_stride == r.q_stride)  // a half-sample position: no average
+                return satd_strips16<false>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);
+            return satd_strips16<true>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);
+        });
+}
+
 }  // namespace
 
 OperationKernels avx2_operation_kernels() {
@@ -308,6 +324,7 @@ OperationKernels avx2_operation_kernels() {
     kernels.satd = &satd_avx2;
     kernels.transform_current = &transform_current_avx2;
     kernels.satd_transformed = &satd_transformed_avx2;
+    kernels.refine_qpel16 = &refine_qpel16_avx2;
     return kernels;
 }
 

@@ -18,6 +18,7 @@
 
 #include "cpu_kernels.hpp"
 #include "operation_kernels_simd.hpp"
+#include "qpel_stages.hpp"
 
 namespace xme::cpu {
 namespace {
@@ -127,6 +128,21 @@ std::uint32_t satd_transformed_avx512(const TransformedCurrent& current, const s
     return pairs(width, height);
 }
 
+// The refinement's 16x16 case around this set's SATD, inlined (qpel_stages16).
+SubpelResult refine_qpel16_avx512(const IntegerBlock& block, MotionVector integer_pel,
+                                  const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
+                                  std::ptrdiff_t current_stride) {
+    TransformedCurrent transformed;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+    transform_current_avx512(current, current_stride, 16, 16, transformed);
+    const auto* bands = reinterpret_cast<const __m512i*>(transformed.words);
+    return qpel_stages16(
+        block, integer_pel, neighbourhood, [bands](const QpelPrediction& r) __attribute__((always_inline)) {
+            if (r.p == r.q && r.p_stride == r.q_stride)  // a half-sample position: no average
+                return satd_band_pairs<false>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);
+            return satd_band_pairs<true>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);
+        });
+}
+
 // The half-sample planes' filters 32 outputs per register, AVX2's arithmetic (operation_kernels_avx2.cpp)
 // on twice the lanes; a row's last n % 32 by masked loads and stores instead of a narrower tail.
 struct Avx512PlaneOps {
@@ -203,6 +219,7 @@ OperationKernels avx512bw_operation_kernels() {
     kernels.half_pel_planes = &half_pel_planes_simd<Avx512PlaneOps>;
     kernels.transform_current = &transform_current_avx512;
     kernels.satd_transformed = &satd_transformed_avx512;
+    kernels.refine_qpel16 = &refine_qpel16_avx512;
     return kernels;
 }
 

@@ -1,0 +1,176 @@
+// SPEC §10's two stages (half then quarter pel, J = SATD + lambda * R(mv - p)) over any SATD: the generic
+// refinement calls the kernels through their pointers; a SIMD set compiles the stages around its own SATD
+// for 16x16 blocks (OperationKernels::refine_qpel16), so that no call, prologue or size test sits between
+// a block's up to 17 candidates (docs/search-notes.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "subpel_refine.hpp"
+#include "xme/h264_positions.hpp"
+#include "xme/rate.hpp"
+
+namespace xme::cpu {
+
+// The four planes H.264's samples average (G, b, h, j), each at the integer position one column left of
+// and one row above the refined rectangle displaced by its integer vector.
+struct QpelNeighbourhood {
+    const std::uint8_t* origin[h264_plane_count];
+    std::ptrdiff_t stride[h264_plane_count];
+};
+
+[[nodiscard]] QpelNeighbourhood qpel_neighbourhood(const IntegerBlock& block, int left, int top, int width,
+                                                   int height, MotionVector integer_pel,
+                                                   const HalfPelFrame& planes);
+
+// What both forms of the stages share: SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the
+// padded frame) as one box of quarter vectors (floor(v / 4) >= low and ceil(v / 4) <= high exactly when
+// 4 low <= v <= 4 high; the box is the block's, for a §9 partition its macroblock's), and J.
+class QpelRules {
+public:
+    explicit QpelRules(const IntegerBlock& block) : block_(block) {
+        if (block.border == BorderMode::restrict) {
+            low_ = {-4 * block.x, -4 * block.y};
+            high_ = {4 * (block.padded_width - block.size - block.x),
+                     4 * (block.padded_height - block.size - block.y)};
+        }
+    }
+    [[nodiscard]] bool valid(MotionVector mv) const {
+        return mv.x >= low_.x && mv.x <= high_.x && mv.y >= low_.y && mv.y <= high_.y;
+    }
+    [[nodiscard]] std::uint64_t cost(std::uint32_t satd, MotionVector mv) const {
+        return block_.lambda == 0 ? satd : rate_constrained_cost(satd, block_.lambda, mv, block_.predictor);
+    }
+    // Whether (cost, mv) has a smaller key than (best_cost, best) (SPEC §8; built only for a tie of J).
+    [[nodiscard]] bool better(std::uint64_t cost, MotionVector mv, std::uint64_t best_cost,
+                              MotionVector best) const {
+        return cost < best_cost ||
+               (cost == best_cost && make_candidate_key(cost, mv, block_.predictor) <
+                                         make_candidate_key(best_cost, best, block_.predictor));
+    }
+
+private:
+    const IntegerBlock& block_;
+    MotionVector low_{std::numeric_limits<int>::min(), std::numeric_limits<int>::min()};
+    MotionVector high_{std::numeric_limits<int>::max(), std::numeric_limits<int>::max()};
+};
+
+// The two samples' planes of quarter vector mv (SPEC §10's table), read from the neighbourhood of
+// integer_pel: prediction(p, p_stride, q, q_stride) of their top-left samples.
+template <class Prediction>
+[[gnu::always_inline]] inline auto at_vector(const QpelNeighbourhood& n, MotionVector integer_pel,
+                                             MotionVector mv, Prediction prediction) {
+    const int col = (mv.x >> 2) - integer_pel.x + 1;
+    const int row = (mv.y >> 2) - integer_pel.y + 1;
+    const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
+    const H264Tap p = h264_position_taps[fraction][0];
+    const H264Tap q = h264_position_taps[fraction][1];
+    return prediction(n.origin[p.plane] + (row + p.row) * n.stride[p.plane] + col + p.col, n.stride[p.plane],
+                      n.origin[q.plane] + (row + q.row) * n.stride[q.plane] + col + q.col, n.stride[q.plane]);
+}
+
+struct QpelBest {
+    MotionVector mv;
+    std::uint64_t cost = 0;
+    std::uint32_t satd = 0;
+};
+
+// The refinement of `block` from integer_pel, one candidate at a time. satd_of(p, p_stride, q, q_stride,
+// limit) has Satd's contract for the refined rectangle: the SATD against the rounded average of the
+// samples at p and q, exact up to `limit`.
+template <class SatdOf>
+[[gnu::always_inline]] inline SubpelResult qpel_stages(const IntegerBlock& block, MotionVector integer_pel,
+                                                       const QpelNeighbourhood& n, SatdOf satd_of) {
+    const QpelRules rules(block);
+    const auto satd_at = [&](MotionVector mv, std::uint32_t limit) __attribute__((always_inline)) {
+        return at_vector(n, integer_pel, mv,
+                         [&](const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                             std::ptrdiff_t q_stride) { return satd_of(p, p_stride, q, q_stride, limit); });
+    };
+    // One stage: the centre (always costed; its SATD known from the stage before, when there was one)
+    // and its valid neighbours at `step`, the least key kept. The least key does not depend on the order:
+    // the centre, which usually wins, comes first, and a neighbour's SATD need only be exact while it can
+    // still reach the best J; on a static scene most stop at half the rows (docs/search-notes.md).
+    const auto stage = [&](MotionVector centre, int step, const std::uint32_t* centre_satd) {
+        const std::uint32_t satd = centre_satd != nullptr ? *centre_satd : satd_at(centre, satd_exact);
+        QpelBest best{centre, rules.cost(satd, centre), satd};
+        for (int sy = -1; sy <= 1; ++sy) {
+            for (int sx = -1; sx <= 1; ++sx) {
+                const MotionVector mv{centre.x + step * sx, centre.y + step * sy};
+                if ((sx == 0 && sy == 0) || !rules.valid(mv)) continue;
+                const std::uint64_t rate = rules.cost(0, mv);
+                if (rate > best.cost) continue;  // J above the best whatever the SATD
+                const std::uint64_t headroom = best.cost - rate;
+                const std::uint32_t neighbour_satd =
+                    satd_at(mv, headroom < satd_exact ? static_cast<std::uint32_t>(headroom) : satd_exact);
+                if (neighbour_satd > headroom) continue;
+                const std::uint64_t cost = neighbour_satd + rate;
+                if (rules.better(cost, mv, best.cost, best.mv)) best = {mv, cost, neighbour_satd};
+            }
+        }
+        return best;
+    };
+    const QpelBest half = stage({4 * integer_pel.x, 4 * integer_pel.y}, 2, nullptr);
+    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
+    const QpelBest quarter = stage(half.mv, 1, &half.satd);
+    return {quarter.mv, quarter.cost};
+}
+
+// One prediction: the two samples' planes it averages (p == q: one plane), at their top-left.
+struct QpelPrediction {
+    const std::uint8_t* p;
+    std::ptrdiff_t p_stride;
+    const std::uint8_t* q;
+    std::ptrdiff_t q_stride;
+};
+
+// The refinement of a 16x16 block by a kernel whose SATD is always exact (satd16(prediction)): a stage's
+// eight neighbours' vectors and validity are built first, without a branch, then costed in order. Every
+// SATD is whole: on the Zen 5 dev machine an early stop after half the rows lost more to mispredicted
+// branches than it saved, and so did the neighbours' sums taken together (docs/search-notes.md).
+template <class Satd16>
+[[gnu::always_inline]] inline SubpelResult qpel_stages16(const IntegerBlock& block, MotionVector integer_pel,
+                                                         const QpelNeighbourhood& n, Satd16 satd16) {
+    const QpelRules rules(block);
+    const auto prediction_at = [&](MotionVector mv) __attribute__((always_inline)) {
+        return at_vector(n, integer_pel, mv,
+                         [](const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
+                            std::ptrdiff_t q_stride) {
+                             return QpelPrediction{p, p_stride, q, q_stride};
+                         });
+    };
+    const auto stage = [&](const QpelBest& centre, int step) __attribute__((always_inline)) {
+        QpelBest best = centre;
+        QpelPrediction predictions[8];
+        MotionVector vectors[8];
+        unsigned valid = 0;
+        int k = 0;
+        for (int sy = -1; sy <= 1; ++sy) {
+            for (int sx = -1; sx <= 1; ++sx) {
+                if (sx == 0 && sy == 0) continue;
+                const MotionVector mv{centre.mv.x + step * sx, centre.mv.y + step * sy};
+                vectors[k] = mv;
+                predictions[k] = prediction_at(mv);
+                valid |= static_cast<unsigned>(rules.valid(mv)) << k;
+                ++k;
+            }
+        }
+        for (k = 0; k < 8; ++k) {
+            if ((valid >> k & 1u) == 0) continue;
+            const std::uint32_t satd = satd16(predictions[k]);
+            const std::uint64_t cost = rules.cost(satd, vectors[k]);
+            if (rules.better(cost, vectors[k], best.cost, best.mv)) best = {vectors[k], cost, satd};
+        }
+        return best;
+    };
+    const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
+    const std::uint32_t satd = satd16(prediction_at(start));
+    const QpelBest half = stage({start, rules.cost(satd, start), satd}, 2);
+    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
+    const QpelBest quarter = stage(half, 1);
+    return {quarter.mv, quarter.cost};
+}
+
+}  // namespace xme::cpu
