@@ -153,7 +153,7 @@ TEST_SUITE("cpu kernels") {
                         const auto planes = static_cast<std::size_t>(n) * static_cast<std::size_t>(rows);
                         std::vector<std::uint8_t> expected(3 * planes);
                         std::vector<std::uint8_t> actual(3 * planes, 7);
-                        std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(n, rows));
+                        std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(n));
                         const std::uint8_t* source =
                             reference.origin() + offset(rng) * reference.stride + offset(rng);
                         plain.half_pel_planes(source, reference.stride, n, rows, expected.data(),

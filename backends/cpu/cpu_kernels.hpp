@@ -60,9 +60,10 @@ using RefineQpel16 = SubpelResult (*)(const IntegerBlock& block, MotionVector in
                                       const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
                                       std::ptrdiff_t current_stride);
 
-// Scratch the HalfPelPlanes kernels need, in int32 words.
-[[nodiscard]] inline std::size_t half_pel_scratch_words(int width, int rows) {
-    return static_cast<std::size_t>(rows + 5) * static_cast<std::size_t>(width);
+// Scratch the HalfPelPlanes kernels need, in int32 words: a ring of the six unrounded horizontal rows the
+// centre filter reads, whatever the rows.
+[[nodiscard]] inline std::size_t half_pel_scratch_words(int width) {
+    return 6 * static_cast<std::size_t>(width);
 }
 
 struct OperationKernels {

@@ -5,14 +5,6 @@
 #include <algorithm>
 
 namespace xme::cpu {
-namespace {
-
-// Rows per kernel call: each call also filters 5 rows of horizontal samples for the centre plane's
-// vertical taps, so longer bands waste less; 32 rows of the scratch (about 100 KiB) stay in L2.
-constexpr int band_rows = 32;
-
-}  // namespace
-
 void HalfPelFrame::assign(const SearchPlane& reference, const OperationKernels& kernels, int threads,
                           int margin) {
     width_ = reference.width();
@@ -33,11 +25,14 @@ void HalfPelFrame::assign(const SearchPlane& reference, const OperationKernels& 
     const int width = static_cast<int>(stride_);
     // Sample (-margin, -margin) of the padded reference; the kernel reads 2 before and 3 after.
     const std::uint8_t* source = reference.block(0, 0, 1, 1) - margin_ * reference.stride() - margin_;
+    // One band of rows per thread: each kernel call also filters the 5 rows of horizontal samples around its
+    // band that the centre plane's vertical taps read, so fewer calls filter fewer rows twice.
+    const int band_rows = (rows + threads - 1) / threads;
     const int bands = (rows + band_rows - 1) / band_rows;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int band = 0; band < bands; ++band) {
         std::vector<std::int32_t>& scratch = scratch_[static_cast<std::size_t>(omp_get_thread_num())];
-        scratch.resize(half_pel_scratch_words(width, band_rows));
+        scratch.resize(half_pel_scratch_words(width));
         const int first = band * band_rows;
         const int count = std::min(band_rows, rows - first);
         const std::size_t offset = static_cast<std::size_t>(first) * static_cast<std::size_t>(stride_);

@@ -71,14 +71,14 @@ struct Avx2OperationOps : X86Common {
     // taken as the floor of the half of (u >> 1) + (c >> 1) + (u & c & 1), u = t - b; every value stays
     // within int16. The same 16 outputs per register as the planes' other filters, where 32-bit sums took
     // two registers and three vpmaddwd each (`xme_cpu_kernels`: the planes of a 64x16 band 475 -> 400 ns).
-    static void six_tap_centre(const std::int16_t* b1, std::ptrdiff_t row, int n, std::uint8_t* out) {
+    static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
         int x = 0;
         const __m256i one = _mm256_set1_epi16(1);
         const __m256i bias = _mm256_set1_epi16(32);
         for (; x + 16 <= n; x += 16) {
             __m256i r[6];
             for (int k = 0; k < 6; ++k)
-                r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + k * row + x));
+                r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1[k] + x));
             const __m256i a = _mm256_add_epi16(r[0], r[5]);
             const __m256i b = _mm256_add_epi16(r[1], r[4]);
             const __m256i c = _mm256_add_epi16(r[2], r[3]);
@@ -89,7 +89,9 @@ struct Avx2OperationOps : X86Common {
             const __m256i w = _mm256_add_epi16(_mm256_srai_epi16(half_sum, 1), c);
             store_clipped(_mm256_srai_epi16(_mm256_add_epi16(w, bias), 6), out + x);
         }
-        X86Common::six_tap_centre(b1 + x, row, n - x, out + x);
+        const std::int16_t* const tail[6] = {b1[0] + x, b1[1] + x, b1[2] + x,
+                                             b1[3] + x, b1[4] + x, b1[5] + x};
+        X86Common::six_tap_centre(tail, n - x, out + x);
     }
 
     static void butterflies256(__m256i* d) {

@@ -191,13 +191,13 @@ struct Avx512PlaneOps {
         }
     }
     // j from the b1 columns in 16-bit lanes, exactly as AVX2's six_tap_centre (its comment has the proof).
-    static void six_tap_centre(const std::int16_t* b1, std::ptrdiff_t row, int n, std::uint8_t* out) {
+    static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
         const __m512i one = _mm512_set1_epi16(1);
         const __m512i bias = _mm512_set1_epi16(32);
         for (int x = 0; x < n; x += 32) {
             const __mmask32 mask = first_lanes(n - x);
             __m512i r[6];
-            for (int k = 0; k < 6; ++k) r[k] = _mm512_maskz_loadu_epi16(mask, b1 + k * row + x);
+            for (int k = 0; k < 6; ++k) r[k] = _mm512_maskz_loadu_epi16(mask, b1[k] + x);
             const __m512i a = _mm512_add_epi16(r[0], r[5]);
             const __m512i b = _mm512_add_epi16(r[1], r[4]);
             const __m512i c = _mm512_add_epi16(r[2], r[3]);

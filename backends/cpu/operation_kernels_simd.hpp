@@ -108,13 +108,18 @@ template <class Ops>
 void half_pel_planes_simd(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
                           std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
                           std::int32_t* scratch) {
-    auto* b1 =
-        reinterpret_cast<std::int16_t*>(scratch);  // (rows + 5) rows of width, fits in the int32 scratch
-    for (int r = 0; r < rows + 5; ++r) Ops::six_tap_row(source + (r - 2) * stride, 1, width, b1 + r * width);
+    // The b1 row of source row r (r = -2 .. rows + 2) in ring slot (r + 2) % 6: each row filtered once a
+    // call, and the ring stays in L1 where a band's b1 rows (37 of a 768-wide frame, 57 KiB) did not.
+    auto* ring = reinterpret_cast<std::int16_t*>(scratch);
+    const auto b1_row = [&](int r) { return ring + (r + 2) % 6 * width; };
+    for (int r = -2; r < 3; ++r) Ops::six_tap_row(source + r * stride, 1, width, b1_row(r));
     for (int y = 0; y < rows; ++y) {
-        Ops::round_row(b1 + (y + 2) * width, width, horizontal + y * width);
+        Ops::six_tap_row(source + (y + 3) * stride, 1, width, b1_row(y + 3));
+        const std::int16_t* const b1[6] = {b1_row(y - 2), b1_row(y - 1), b1_row(y),
+                                           b1_row(y + 1), b1_row(y + 2), b1_row(y + 3)};
+        Ops::round_row(b1[2], width, horizontal + y * width);
         Ops::six_tap_column_rounded(source + y * stride, stride, width, vertical + y * width);
-        Ops::six_tap_centre(b1 + y * width, width, width, centre + y * width);
+        Ops::six_tap_centre(b1, width, centre + y * width);
     }
 }
 

@@ -149,15 +149,14 @@ struct X86Common {
     }
 
     // clip255((6-tap over rows b1, b1 + n, ..., b1 + 5n) + 512) >> 10): 32-bit sums by pairwise madd.
-    static void six_tap_centre(const std::int16_t* b1, std::ptrdiff_t row, int n, std::uint8_t* out) {
+    static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
         int x = 0;
         const __m128i taps01 = _mm_setr_epi16(1, -5, 1, -5, 1, -5, 1, -5);
         const __m128i taps23 = _mm_set1_epi16(20);
         const __m128i taps45 = _mm_setr_epi16(-5, 1, -5, 1, -5, 1, -5, 1);
         for (; x + 8 <= n; x += 8) {
             __m128i r[6];
-            for (int k = 0; k < 6; ++k)
-                r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b1 + k * row + x));
+            for (int k = 0; k < 6; ++k) r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b1[k] + x));
             const auto half = [&](auto unpack) {
                 return _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(unpack(r[0], r[1]), taps01),
                                                    _mm_madd_epi16(unpack(r[2], r[3]), taps23)),
@@ -171,9 +170,8 @@ struct X86Common {
             _mm_storel_epi64(reinterpret_cast<__m128i*>(out + x), _mm_packus_epi16(packed, packed));
         }
         for (; x < n; ++x) {
-            const std::int16_t* c = b1 + x;
             out[x] = clip_byte(
-                (c[0] - 5 * c[row] + 20 * c[2 * row] + 20 * c[3 * row] - 5 * c[4 * row] + c[5 * row] + 512) >>
+                (b1[0][x] - 5 * b1[1][x] + 20 * b1[2][x] + 20 * b1[3][x] - 5 * b1[4][x] + b1[5][x] + 512) >>
                 10);
         }
     }

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     volatile std::uint32_t sink = 0;  // keeps every result alive
     const std::uint8_t* refs[4] = {reference.at(-3, 1), reference.at(2, -5), reference.at(7, 4),
                                    reference.at(-6, -2)};
-    std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(64, 16));
+    std::vector<std::int32_t> scratch(xme::cpu::half_pel_scratch_words(64));
     std::vector<std::uint8_t> planes(3 * 64 * 16);
     struct Case {
         std::string name;
