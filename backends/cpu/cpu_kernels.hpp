@@ -54,11 +54,17 @@ using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride
 // when the set has one), its stages compiled around the set's own SATD: the refinements' usual size, whose
 // up to 17 SATDs then follow each other without a call between them (docs/search-notes.md).
 struct IntegerBlock;
+struct IntegerResult;
 struct QpelNeighbourhood;
 struct SubpelResult;
 using RefineQpel16 = SubpelResult (*)(const IntegerBlock& block, MotionVector integer_pel,
                                       const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
                                       std::ptrdiff_t current_stride);
+
+// SPEC §11's tz search of a 16x16 block (tz_search.cpp calls it when the set has one), compiled around the
+// set's own 4-candidate SAD: the current block's rows loaded once a block, not once a call, and no call
+// between a set's SADs and the search's use of them (docs/search-notes.md).
+using IntegerSearch16 = IntegerResult (*)(const IntegerBlock& block);
 
 // Scratch the HalfPelPlanes kernels need, in int32 words: a ring of the six unrounded horizontal rows the
 // centre filter reads, whatever the rows.
@@ -74,6 +80,7 @@ struct OperationKernels {
     TransformCurrent transform_current = nullptr;
     SatdTransformed satd_transformed = nullptr;
     RefineQpel16 refine_qpel16 = nullptr;
+    IntegerSearch16 tz_search16 = nullptr;
 };
 
 // Plain C++ (the definition the SIMD kernels are tested against).

@@ -37,9 +37,33 @@ struct IntegerResult {
     std::uint32_t candidates = 0;
 };
 
-class CandidateSearch {
+// The SAD of a set of four candidates a search hands over (size x size against the block): the kernels'
+// sad_x4 through its pointer, or (a SIMD set's 16x16 searches, tz_search_impl.hpp) its own, inlined.
+class KernelSadX4 {
 public:
-    explicit CandidateSearch(const IntegerBlock& block);
+    explicit KernelSadX4(const IntegerBlock& block)
+        : kernel_(block.kernels->sad_x4),
+          current_(block.current->block(block.x, block.y, block.size, block.size)),
+          current_stride_(block.current->stride()),
+          reference_stride_(block.reference->stride()),
+          size_(block.size) {}
+    // sads[0 .. count) (the kernel computes all four: refs past count repeat refs[0]).
+    void operator()(const std::uint8_t* const refs[4], int /*count*/, std::uint32_t sads[4]) const {
+        kernel_(current_, current_stride_, refs, reference_stride_, size_, sads);
+    }
+
+private:
+    SadX4 kernel_;
+    const std::uint8_t* current_;
+    std::ptrdiff_t current_stride_;
+    std::ptrdiff_t reference_stride_;
+    int size_;
+};
+
+template <class Sad>
+class BasicCandidateSearch {
+public:
+    explicit BasicCandidateSearch(const IntegerBlock& block);
 
     // SPEC §11: a candidate outside the window, or invalid in restrict mode, is skipped and not counted.
     [[nodiscard]] bool admissible(MotionVector pel) const {
@@ -57,13 +81,14 @@ public:
     // a SAD); returns the index of the last that became the best, or -1 when none did. When the points'
     // box lies in the admissible one and their blocks are one pointer each, no point is tested or stored
     // one by one (tz 13% faster on vtest.avi, hex 25%; docs/search-notes.md).
-    int consider_around(MotionVector centre, const MotionVector* offsets, int count, OffsetBounds bounds);
+    [[gnu::noinline]] int consider_around(MotionVector centre, const MotionVector* offsets, int count,
+                                          OffsetBounds bounds);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.
-    int evaluate(const MotionVector* pels, int count);
+    [[gnu::noinline]] int evaluate(const MotionVector* pels, int count);
     int evaluate(MotionVector pel) { return evaluate(&pel, 1); }
     // evaluate() of the row (start.x + i, start.y), i < count, without building it: a full search's rows,
     // pointer offsets along the row where it lies in the box.
-    int evaluate_row(MotionVector start, int count);
+    [[gnu::noinline]] int evaluate_row(MotionVector start, int count);
 
     [[nodiscard]] const IntegerBlock& block() const { return block_; }
     [[nodiscard]] bool has_best() const { return has_best_; }
@@ -91,17 +116,18 @@ private:
         return direct_ ? direct_block(pel) : clamped_block(pel);
     }
     // consider_around's points tested and kept one by one, where they may leave the box.
-    int consider_each(MotionVector centre, const MotionVector* offsets, int count);
+    [[gnu::noinline]] int consider_each(MotionVector centre, const MotionVector* offsets, int count);
     // SADs of up to four candidates (count of them, pointers already taken), applied in order; candidate
     // k's vector and index come from pel_at(k) (a std::pair), asked only where its cost needs it.
     template <class PelAt>
-    int apply(const std::uint8_t* const refs[4], int count, PelAt pel_at);
+    [[gnu::always_inline]] int apply(const std::uint8_t* const refs[4], int count, PelAt pel_at);
     // Candidates 0..count - 1, all counted, in sets of four: block_at(i) the block of candidate i, pel_at(i)
     // its vector.
     template <class BlockAt, class PelAt>
-    int apply_in_fours(int count, BlockAt block_at, PelAt pel_at);
+    [[gnu::always_inline]] int apply_in_fours(int count, BlockAt block_at, PelAt pel_at);
 
     const IntegerBlock& block_;
+    Sad sad_;
     // The box as unsigned offsets: x is inside when x - low (wrapping) <= width, its extent minus one.
     unsigned box_low_x_ = 0;
     unsigned box_low_y_ = 0;
@@ -113,18 +139,27 @@ private:
     bool direct_ = false;
     const std::uint8_t* reference_origin_ = nullptr;
     std::ptrdiff_t reference_stride_ = 0;
-    const std::uint8_t* current_ = nullptr;
     bool has_best_ = false;
     MotionVector best_pel_;
     std::uint64_t best_cost_ = 0;
     std::uint32_t evaluated_ = 0;
 };
 
+using CandidateSearch = BasicCandidateSearch<KernelSadX4>;
+extern template class BasicCandidateSearch<KernelSadX4>;  // integer_search.cpp
+
 // The steps several searches share: SPEC §11's start (round(p / 4), then zero, zero anyway when neither
-// is admissible), the small diamond (at most max_moves moves), the 8 neighbours of the best once.
-void search_start(CandidateSearch& search);
-void small_diamond_moves(CandidateSearch& search, int max_moves);
-void square_neighbours(CandidateSearch& search);
+// is admissible), the small diamond (at most max_moves moves), the 8 neighbours of the best once
+// (integer_search_impl.hpp).
+template <class Search>
+void search_start(Search& search);
+template <class Search>
+void small_diamond_moves(Search& search, int max_moves);
+template <class Search>
+void square_neighbours(Search& search);
+extern template void search_start(CandidateSearch&);
+extern template void small_diamond_moves(CandidateSearch&, int);
+extern template void square_neighbours(CandidateSearch&);
 
 // One operation per file, as in the reference.
 [[nodiscard]] IntegerResult full_search_rate(const IntegerBlock& block);
