@@ -128,15 +128,18 @@ std::uint32_t satd_transformed_avx512(const TransformedCurrent& current, const s
     return pairs(width, height);
 }
 
-// The refinement's 16x16 case around this set's SATD, inlined (qpel_stages16).
+// The refinement's 16x16 case around this set's SATD, inlined, every SATD whole: with two band pairs a
+// 16x16 SATD, the early stop after the first lost more to mispredicted branches than it saved, on the Zen 5
+// dev machine (xme_cpu_searches, docs/search-notes.md).
 SubpelResult refine_qpel16_avx512(const IntegerBlock& block, MotionVector integer_pel,
                                   const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
                                   std::ptrdiff_t current_stride) {
     TransformedCurrent transformed;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
     transform_current_avx512(current, current_stride, 16, 16, transformed);
     const auto* bands = reinterpret_cast<const __m512i*>(transformed.words);
-    return qpel_stages16(
-        block, integer_pel, neighbourhood, [bands](const QpelPrediction& r) __attribute__((always_inline)) {
+    return qpel_stages(
+        block, integer_pel, neighbourhood,
+        [bands](const QpelPrediction& r, std::uint32_t /*limit*/) __attribute__((always_inline)) {
             if (r.p == r.q && r.p_stride == r.q_stride)  // a half-sample position: no average
                 return satd_band_pairs<false>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);
             return satd_band_pairs<true>(bands, r.p, r.p_stride, r.q, r.q_stride, 16, 16, satd_exact);

@@ -77,47 +77,6 @@ struct QpelBest {
     std::uint32_t satd = 0;
 };
 
-// The refinement of `block` from integer_pel, one candidate at a time. satd_of(p, p_stride, q, q_stride,
-// limit) has Satd's contract for the refined rectangle: the SATD against the rounded average of the
-// samples at p and q, exact up to `limit`.
-template <class SatdOf>
-[[gnu::always_inline]] inline SubpelResult qpel_stages(const IntegerBlock& block, MotionVector integer_pel,
-                                                       const QpelNeighbourhood& n, SatdOf satd_of) {
-    const QpelRules rules(block);
-    const auto satd_at = [&](MotionVector mv, std::uint32_t limit) __attribute__((always_inline)) {
-        return at_vector(n, integer_pel, mv,
-                         [&](const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
-                             std::ptrdiff_t q_stride) { return satd_of(p, p_stride, q, q_stride, limit); });
-    };
-    // One stage: the centre (always costed; its SATD known from the stage before, when there was one)
-    // and its valid neighbours at `step`, the least key kept. The least key does not depend on the order:
-    // the centre, which usually wins, comes first, and a neighbour's SATD need only be exact while it can
-    // still reach the best J; on a static scene most stop at half the rows (docs/search-notes.md).
-    const auto stage = [&](MotionVector centre, int step, const std::uint32_t* centre_satd) {
-        const std::uint32_t satd = centre_satd != nullptr ? *centre_satd : satd_at(centre, satd_exact);
-        QpelBest best{centre, rules.cost(satd, centre), satd};
-        for (int sy = -1; sy <= 1; ++sy) {
-            for (int sx = -1; sx <= 1; ++sx) {
-                const MotionVector mv{centre.x + step * sx, centre.y + step * sy};
-                if ((sx == 0 && sy == 0) || !rules.valid(mv)) continue;
-                const std::uint64_t rate = rules.cost(0, mv);
-                if (rate > best.cost) continue;  // J above the best whatever the SATD
-                const std::uint64_t headroom = best.cost - rate;
-                const std::uint32_t neighbour_satd =
-                    satd_at(mv, headroom < satd_exact ? static_cast<std::uint32_t>(headroom) : satd_exact);
-                if (neighbour_satd > headroom) continue;
-                const std::uint64_t cost = neighbour_satd + rate;
-                if (rules.better(cost, mv, best.cost, best.mv)) best = {mv, cost, neighbour_satd};
-            }
-        }
-        return best;
-    };
-    const QpelBest half = stage({4 * integer_pel.x, 4 * integer_pel.y}, 2, nullptr);
-    // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
-    const QpelBest quarter = stage(half.mv, 1, &half.satd);
-    return {quarter.mv, quarter.cost};
-}
-
 // One prediction: the two samples' planes it averages (p == q: one plane), at their top-left.
 struct QpelPrediction {
     const std::uint8_t* p;
@@ -126,13 +85,17 @@ struct QpelPrediction {
     std::ptrdiff_t q_stride;
 };
 
-// The refinement of a 16x16 block by a kernel whose SATD is always exact (satd16(prediction)): a stage's
-// eight neighbours' vectors and validity are built first, without a branch, then costed in order. Every
-// SATD is whole: on the Zen 5 dev machine an early stop after half the rows lost more to mispredicted
-// branches than it saved, and so did the neighbours' sums taken together (docs/search-notes.md).
-template <class Satd16>
-[[gnu::always_inline]] inline SubpelResult qpel_stages16(const IntegerBlock& block, MotionVector integer_pel,
-                                                         const QpelNeighbourhood& n, Satd16 satd16) {
+// The refinement of `block` from integer_pel. satd_of(prediction, limit) has Satd's contract for the
+// refined rectangle: the SATD against the rounded average of the prediction's two samples, exact up to
+// `limit` (a kernel may compute it whole anyway). Each stage costs the centre (its SATD known from the
+// stage before, when there was one) and its valid neighbours at `step`, and keeps the least key, which
+// does not depend on the order: the centre, which usually wins, comes first, and a neighbour's SATD need
+// only be exact while it can still reach the best J (on a static scene most could stop at half the rows).
+// A stage's eight predictions and their validity are found first, without a branch: with each one's
+// planes and offsets looked up between the SATDs, the refinement ran ~20% slower (docs/search-notes.md).
+template <class SatdOf>
+[[gnu::always_inline]] inline SubpelResult qpel_stages(const IntegerBlock& block, MotionVector integer_pel,
+                                                       const QpelNeighbourhood& n, SatdOf satd_of) {
     const QpelRules rules(block);
     const auto prediction_at = [&](MotionVector mv) __attribute__((always_inline)) {
         return at_vector(n, integer_pel, mv,
@@ -159,14 +122,19 @@ template <class Satd16>
         }
         for (k = 0; k < 8; ++k) {
             if ((valid >> k & 1u) == 0) continue;
-            const std::uint32_t satd = satd16(predictions[k]);
-            const std::uint64_t cost = rules.cost(satd, vectors[k]);
+            const std::uint64_t rate = rules.cost(0, vectors[k]);
+            if (rate > best.cost) continue;  // J above the best whatever the SATD
+            const std::uint64_t headroom = best.cost - rate;
+            const std::uint32_t satd = satd_of(
+                predictions[k], headroom < satd_exact ? static_cast<std::uint32_t>(headroom) : satd_exact);
+            if (satd > headroom) continue;
+            const std::uint64_t cost = satd + rate;
             if (rules.better(cost, vectors[k], best.cost, best.mv)) best = {vectors[k], cost, satd};
         }
         return best;
     };
     const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
-    const std::uint32_t satd = satd16(prediction_at(start));
+    const std::uint32_t satd = satd_of(prediction_at(start), satd_exact);
     const QpelBest half = stage({start, rules.cost(satd, start), satd}, 2);
     // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
     const QpelBest quarter = stage(half, 1);

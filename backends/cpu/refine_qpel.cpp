@@ -34,15 +34,13 @@ SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width
     const bool is_transformed =
         kernels.transform_current != nullptr &&
         kernels.transform_current(current, current_stride, width, height, transformed);
-    return qpel_stages(
-        block, integer_pel, neighbourhood,
-        [&](const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q, std::ptrdiff_t q_stride,
-            std::uint32_t limit) {
-            if (is_transformed) {
-                return kernels.satd_transformed(transformed, p, p_stride, q, q_stride, width, height, limit);
-            }
-            return kernels.satd(current, current_stride, p, p_stride, q, q_stride, width, height, limit);
-        });
+    return qpel_stages(block, integer_pel, neighbourhood, [&](const QpelPrediction& r, std::uint32_t limit) {
+        if (is_transformed) {
+            return kernels.satd_transformed(transformed, r.p, r.p_stride, r.q, r.q_stride, width, height,
+                                            limit);
+        }
+        return kernels.satd(current, current_stride, r.p, r.p_stride, r.q, r.q_stride, width, height, limit);
+    });
 }
 
 }  // namespace xme::cpu
