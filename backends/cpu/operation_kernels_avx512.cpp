@@ -146,10 +146,37 @@ SubpelResult refine_qpel16_avx512(const IntegerBlock& block, MotionVector intege
         });
 }
 
-// The half-sample planes' filters 32 outputs per register, AVX2's arithmetic (operation_kernels_avx2.cpp)
-// on twice the lanes; a row's last n % 32 by masked loads and stores instead of a narrower tail.
+// The half-sample planes' filters. The horizontal one (b1, and b from it) 64 outputs at a time by vpmaddubsw
+// (x264's hpel filter in spirit): the taps (1, -5), (20, 20) and (-5, 1) on byte pairs of six unaligned
+// loads, no sample widened first; a row's last n % 64 as 32 words a register with masked loads and stores.
+// A chunk of 64 b1 words is kept in the order its pairs come out, each 128-bit lane k holding columns
+// 16k .. 16k + 7 in its first 32 words and 16k + 8 .. 16k + 15 in its last 32; a signed pack of the two
+// halves puts the bytes back in column order. The scratch rows are the kernel's own, so only the filters
+// that read b1 (round_row, six_tap_centre) see that order, each chunking a row the same way.
 struct Avx512PlaneOps {
-    // The first min(n, 32) lanes of 32.
+    static constexpr int chunk = 64;
+    static int chunked(int n) { return n - n % chunk; }
+    // Byte pairs (a, b) as vpmaddubsw weights.
+    static __m512i taps(int a, int b) {
+        return _mm512_set1_epi16(
+            static_cast<std::int16_t>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b) << 8));
+    }
+    static __m512i load64(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+    // The six-tap sums of the pairs (p0, p1), (p2, p3), (p4, p5) in each 16-bit lane.
+    static __m512i six_tap_pairs(__m512i p01, __m512i p23, __m512i p45) {
+        return _mm512_add_epi16(
+            _mm512_add_epi16(_mm512_maddubs_epi16(p01, taps(1, -5)), _mm512_maddubs_epi16(p23, taps(20, 20))),
+            _mm512_maddubs_epi16(p45, taps(-5, 1)));
+    }
+    static __m512i rounded5(__m512i v) {
+        return _mm512_srai_epi16(_mm512_add_epi16(v, _mm512_set1_epi16(16)), 5);
+    }
+    // clip255 of the two halves' words, in column order.
+    static void store_packed(__m512i low, __m512i high, std::uint8_t* out) {
+        _mm512_storeu_si512(out, _mm512_packus_epi16(low, high));
+    }
+
+    // The narrow path for the last n % 64: 32 words a register, columns in order.
     static __mmask32 first_lanes(int n) { return n >= 32 ? 0xFFFFFFFFu : (__mmask32{1} << n) - 1; }
     // 32 bytes widened to words; bytes past the mask read as 0 and are never stored.
     static __m512i widen32(const std::uint8_t* p, __mmask32 mask) {
@@ -164,11 +191,20 @@ struct Avx512PlaneOps {
     }
     // clip255((v + 16) >> 5) of the words under the mask.
     static void store_rounded(__m512i v, __mmask32 mask, std::uint8_t* out) {
-        const __m512i rounded = _mm512_srai_epi16(_mm512_add_epi16(v, _mm512_set1_epi16(16)), 5);
-        _mm512_mask_cvtusepi16_storeu_epi8(out, mask, _mm512_max_epi16(rounded, _mm512_setzero_si512()));
+        _mm512_mask_cvtusepi16_storeu_epi8(out, mask, _mm512_max_epi16(rounded5(v), _mm512_setzero_si512()));
     }
+
     static void six_tap_row(const std::uint8_t* s, int /*unused*/, int n, std::int16_t* out) {
-        for (int x = 0; x < n; x += 32) {
+        const int full = chunked(n);
+        for (int x = 0; x < full; x += chunk) {
+            const std::uint8_t* p = s + x;
+            // Words i of `even` and `odd`: columns x + 2i and x + 2i + 1.
+            const __m512i even = six_tap_pairs(load64(p - 2), load64(p), load64(p + 2));
+            const __m512i odd = six_tap_pairs(load64(p - 1), load64(p + 1), load64(p + 3));
+            _mm512_storeu_si512(out + x, _mm512_unpacklo_epi16(even, odd));
+            _mm512_storeu_si512(out + x + chunk / 2, _mm512_unpackhi_epi16(even, odd));
+        }
+        for (int x = full; x < n; x += 32) {
             const __mmask32 mask = first_lanes(n - x);
             const __m512i v =
                 six_tap(widen32(s + x - 2, mask), widen32(s + x - 1, mask), widen32(s + x, mask),
@@ -177,11 +213,18 @@ struct Avx512PlaneOps {
         }
     }
     static void round_row(const std::int16_t* v, int n, std::uint8_t* out) {
-        for (int x = 0; x < n; x += 32) {
+        const int full = chunked(n);
+        for (int x = 0; x < full; x += chunk) {
+            store_packed(rounded5(_mm512_loadu_si512(v + x)), rounded5(_mm512_loadu_si512(v + x + chunk / 2)),
+                         out + x);
+        }
+        for (int x = full; x < n; x += 32) {
             const __mmask32 mask = first_lanes(n - x);
             store_rounded(_mm512_maskz_loadu_epi16(mask, v + x), mask, out + x);
         }
     }
+    // The vertical filter on widened samples: by vpmaddubsw on interleaved rows (three unpacks per 32
+    // outputs) the planes took ~10% longer (docs/search-notes.md).
     static void six_tap_column_rounded(const std::uint8_t* s, std::ptrdiff_t stride, int n,
                                        std::uint8_t* out) {
         for (int x = 0; x < n; x += 32) {
@@ -193,24 +236,36 @@ struct Avx512PlaneOps {
             store_rounded(v, mask, out + x);
         }
     }
-    // j from the b1 columns in 16-bit lanes, exactly as AVX2's six_tap_centre (its comment has the proof).
+    // j from the b1 columns in 16-bit lanes, exactly as AVX2's six_tap_centre (its comment has the proof),
+    // before the final shift and clip.
+    static __m512i centre_words(const __m512i r[6]) {
+        const __m512i a = _mm512_add_epi16(r[0], r[5]);
+        const __m512i b = _mm512_add_epi16(r[1], r[4]);
+        const __m512i c = _mm512_add_epi16(r[2], r[3]);
+        const __m512i u = _mm512_sub_epi16(_mm512_srai_epi16(_mm512_sub_epi16(a, b), 2), b);
+        const __m512i half_sum =
+            _mm512_add_epi16(_mm512_add_epi16(_mm512_srai_epi16(u, 1), _mm512_srai_epi16(c, 1)),
+                             _mm512_and_si512(_mm512_and_si512(u, c), _mm512_set1_epi16(1)));
+        const __m512i w = _mm512_add_epi16(_mm512_srai_epi16(half_sum, 1), c);
+        return _mm512_srai_epi16(_mm512_add_epi16(w, _mm512_set1_epi16(32)), 6);
+    }
     static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
-        const __m512i one = _mm512_set1_epi16(1);
-        const __m512i bias = _mm512_set1_epi16(32);
-        for (int x = 0; x < n; x += 32) {
+        const int full = chunked(n);
+        for (int x = 0; x < full; x += chunk) {
+            __m512i low[6];
+            __m512i high[6];
+            for (int k = 0; k < 6; ++k) {
+                low[k] = _mm512_loadu_si512(b1[k] + x);
+                high[k] = _mm512_loadu_si512(b1[k] + x + chunk / 2);
+            }
+            store_packed(centre_words(low), centre_words(high), out + x);
+        }
+        for (int x = full; x < n; x += 32) {
             const __mmask32 mask = first_lanes(n - x);
             __m512i r[6];
             for (int k = 0; k < 6; ++k) r[k] = _mm512_maskz_loadu_epi16(mask, b1[k] + x);
-            const __m512i a = _mm512_add_epi16(r[0], r[5]);
-            const __m512i b = _mm512_add_epi16(r[1], r[4]);
-            const __m512i c = _mm512_add_epi16(r[2], r[3]);
-            const __m512i u = _mm512_sub_epi16(_mm512_srai_epi16(_mm512_sub_epi16(a, b), 2), b);
-            const __m512i half_sum =
-                _mm512_add_epi16(_mm512_add_epi16(_mm512_srai_epi16(u, 1), _mm512_srai_epi16(c, 1)),
-                                 _mm512_and_si512(_mm512_and_si512(u, c), one));
-            const __m512i w = _mm512_add_epi16(_mm512_srai_epi16(half_sum, 1), c);
-            const __m512i j = _mm512_srai_epi16(_mm512_add_epi16(w, bias), 6);
-            _mm512_mask_cvtusepi16_storeu_epi8(out + x, mask, _mm512_max_epi16(j, _mm512_setzero_si512()));
+            _mm512_mask_cvtusepi16_storeu_epi8(out + x, mask,
+                                               _mm512_max_epi16(centre_words(r), _mm512_setzero_si512()));
         }
     }
 };
