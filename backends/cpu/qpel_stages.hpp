@@ -4,6 +4,7 @@
 // a block's up to 17 candidates (docs/search-notes.md).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -14,12 +15,40 @@
 
 namespace xme::cpu {
 
-// The four planes H.264's samples average (G, b, h, j), each at the integer position one column left of
-// and one row above the refined rectangle displaced by its integer vector.
+// The four planes H.264's samples average (G, b, h, j) around the refined rectangle displaced by its
+// integer vector: slot plane * 3 + dy + 1 holds each plane's sample at that integer position moved dy rows
+// (dy = -1, 0, 1), with the plane's stride, so that a candidate's samples are a slot and a column offset
+// (qpel_tap_slots) instead of a fraction's taps, rows and strides worked out between the SATDs.
 struct QpelNeighbourhood {
-    const std::uint8_t* origin[h264_plane_count];
-    std::ptrdiff_t stride[h264_plane_count];
+    static constexpr int slots = 3 * h264_plane_count;
+    const std::uint8_t* at[slots];
+    std::ptrdiff_t stride[slots];
 };
+
+// A candidate's two samples (SPEC §10's table) as QpelNeighbourhood slots and column offsets (-1 .. 1),
+// for each quarter offset (qx, qy) in -3 .. 3 from 4 * integer_pel (index (qy + 3) * 7 + qx + 3): every
+// candidate of the two stages (the half stage's at +-2, the quarter stage's within 1 of a half position).
+struct QpelTapSlots {
+    std::int8_t p_slot, p_col, q_slot, q_col;
+};
+inline constexpr int qpel_reach = 3;
+inline constexpr auto qpel_tap_slots = [] {
+    std::array<QpelTapSlots, (2 * qpel_reach + 1) * (2 * qpel_reach + 1)> table{};
+    for (int qy = -qpel_reach; qy <= qpel_reach; ++qy) {
+        for (int qx = -qpel_reach; qx <= qpel_reach; ++qx) {
+            // floor(q / 4) and q mod 4 without relying on the shift of a negative value
+            const int ox = qx < 0 ? -1 : 0;
+            const int oy = qy < 0 ? -1 : 0;
+            const int fraction = (qy - 4 * oy) * 4 + (qx - 4 * ox);
+            const H264Tap p = h264_position_taps[fraction][0];
+            const H264Tap q = h264_position_taps[fraction][1];
+            table[static_cast<std::size_t>((qy + qpel_reach) * (2 * qpel_reach + 1) + qx + qpel_reach)] = {
+                static_cast<std::int8_t>(p.plane * 3 + oy + p.row + 1), static_cast<std::int8_t>(ox + p.col),
+                static_cast<std::int8_t>(q.plane * 3 + oy + q.row + 1), static_cast<std::int8_t>(ox + q.col)};
+        }
+    }
+    return table;
+}();
 
 [[nodiscard]] QpelNeighbourhood qpel_neighbourhood(const IntegerBlock& block, int left, int top, int width,
                                                    int height, MotionVector integer_pel,
@@ -57,18 +86,17 @@ private:
     MotionVector high_{std::numeric_limits<int>::max(), std::numeric_limits<int>::max()};
 };
 
-// The two samples' planes of quarter vector mv (SPEC §10's table), read from the neighbourhood of
-// integer_pel: prediction(p, p_stride, q, q_stride) of their top-left samples.
+// The two samples of quarter vector mv, within qpel_reach of 4 * integer_pel: prediction(p, p_stride, q,
+// q_stride) of their top-left samples.
 template <class Prediction>
 [[gnu::always_inline]] inline auto at_vector(const QpelNeighbourhood& n, MotionVector integer_pel,
                                              MotionVector mv, Prediction prediction) {
-    const int col = (mv.x >> 2) - integer_pel.x + 1;
-    const int row = (mv.y >> 2) - integer_pel.y + 1;
-    const int fraction = (mv.y & 3) * 4 + (mv.x & 3);
-    const H264Tap p = h264_position_taps[fraction][0];
-    const H264Tap q = h264_position_taps[fraction][1];
-    return prediction(n.origin[p.plane] + (row + p.row) * n.stride[p.plane] + col + p.col, n.stride[p.plane],
-                      n.origin[q.plane] + (row + q.row) * n.stride[q.plane] + col + q.col, n.stride[q.plane]);
+    const int qx = mv.x - 4 * integer_pel.x;
+    const int qy = mv.y - 4 * integer_pel.y;
+    const QpelTapSlots t =
+        qpel_tap_slots[static_cast<std::size_t>((qy + qpel_reach) * (2 * qpel_reach + 1) + qx + qpel_reach)];
+    return prediction(n.at[t.p_slot] + t.p_col, n.stride[t.p_slot], n.at[t.q_slot] + t.q_col,
+                      n.stride[t.q_slot]);
 }
 
 struct QpelBest {

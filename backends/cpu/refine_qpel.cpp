@@ -7,16 +7,27 @@ namespace xme::cpu {
 
 QpelNeighbourhood qpel_neighbourhood(const IntegerBlock& block, int left, int top, int width, int height,
                                      MotionVector integer_pel, const HalfPelFrame& planes) {
-    // Integer positions ix - 1 .. ix + width (and the same rows), the last one for H, M, m and s.
+    // Integer positions ix - 1 .. ix + width (and the same rows), the last one for H, M, m and s: each
+    // region's top-left as the plane clamps it, so its sample (1, 1) is the integer position's.
     const int columns = width + 2;
     const int rows = height + 2;
     const int x = left + integer_pel.x - 1;
     const int y = top + integer_pel.y - 1;
-    return {{block.reference->block(x, y, columns, rows),
-             planes.region(HalfPelFrame::horizontal, x, y, columns, rows),
-             planes.region(HalfPelFrame::vertical, x, y, columns, rows),
-             planes.region(HalfPelFrame::centre, x, y, columns, rows)},
-            {block.reference->stride(), planes.stride(), planes.stride(), planes.stride()}};
+    const std::uint8_t* const corner[h264_plane_count] = {
+        block.reference->block(x, y, columns, rows),
+        planes.region(HalfPelFrame::horizontal, x, y, columns, rows),
+        planes.region(HalfPelFrame::vertical, x, y, columns, rows),
+        planes.region(HalfPelFrame::centre, x, y, columns, rows)};
+    const std::ptrdiff_t strides[h264_plane_count] = {block.reference->stride(), planes.stride(),
+                                                      planes.stride(), planes.stride()};
+    QpelNeighbourhood n;  // NOLINT(cppcoreguidelines-pro-type-member-init): every slot written below
+    for (int plane = 0; plane < h264_plane_count; ++plane) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            n.at[3 * plane + dy + 1] = corner[plane] + (1 + dy) * strides[plane] + 1;
+            n.stride[3 * plane + dy + 1] = strides[plane];
+        }
+    }
+    return n;
 }
 
 SubpelResult refine_qpel(const IntegerBlock& block, int left, int top, int width, int height,
