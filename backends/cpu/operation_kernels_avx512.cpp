@@ -146,37 +146,10 @@ SubpelResult refine_qpel16_avx512(const IntegerBlock& block, MotionVector intege
         });
 }
 
-// The half-sample planes' filters. The horizontal one (b1, and b from it) 64 outputs at a time by vpmaddubsw
-// (x264's hpel filter in spirit): the taps (1, -5), (20, 20) and (-5, 1) on byte pairs of six unaligned
-// loads, no sample widened first; a row's last n % 64 as 32 words a register with masked loads and stores.
-// A chunk of 64 b1 words is kept in the order its pairs come out, each 128-bit lane k holding columns
-// 16k .. 16k + 7 in its first 32 words and 16k + 8 .. 16k + 15 in its last 32; a signed pack of the two
-// halves puts the bytes back in column order. The scratch rows are the kernel's own, so only the filters
-// that read b1 (round_row, six_tap_centre) see that order, each chunking a row the same way.
+// The 6-tap arithmetic of the half-sample planes, 32 outputs a register (AVX2's, operation_kernels_avx2.cpp,
+// on twice the lanes), a strip's last width % 32 columns by masked loads and stores.
 struct Avx512PlaneOps {
-    static constexpr int chunk = 64;
-    static int chunked(int n) { return n - n % chunk; }
-    // Byte pairs (a, b) as vpmaddubsw weights.
-    static __m512i taps(int a, int b) {
-        return _mm512_set1_epi16(
-            static_cast<std::int16_t>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b) << 8));
-    }
-    static __m512i load64(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
-    // The six-tap sums of the pairs (p0, p1), (p2, p3), (p4, p5) in each 16-bit lane.
-    static __m512i six_tap_pairs(__m512i p01, __m512i p23, __m512i p45) {
-        return _mm512_add_epi16(
-            _mm512_add_epi16(_mm512_maddubs_epi16(p01, taps(1, -5)), _mm512_maddubs_epi16(p23, taps(20, 20))),
-            _mm512_maddubs_epi16(p45, taps(-5, 1)));
-    }
-    static __m512i rounded5(__m512i v) {
-        return _mm512_srai_epi16(_mm512_add_epi16(v, _mm512_set1_epi16(16)), 5);
-    }
-    // clip255 of the two halves' words, in column order.
-    static void store_packed(__m512i low, __m512i high, std::uint8_t* out) {
-        _mm512_storeu_si512(out, _mm512_packus_epi16(low, high));
-    }
-
-    // The narrow path for the last n % 64: 32 words a register, columns in order.
+    // The first min(n, 32) lanes of 32.
     static __mmask32 first_lanes(int n) { return n >= 32 ? 0xFFFFFFFFu : (__mmask32{1} << n) - 1; }
     // 32 bytes widened to words; bytes past the mask read as 0 and are never stored.
     static __m512i widen32(const std::uint8_t* p, __mmask32 mask) {
@@ -191,53 +164,11 @@ struct Avx512PlaneOps {
     }
     // clip255((v + 16) >> 5) of the words under the mask.
     static void store_rounded(__m512i v, __mmask32 mask, std::uint8_t* out) {
-        _mm512_mask_cvtusepi16_storeu_epi8(out, mask, _mm512_max_epi16(rounded5(v), _mm512_setzero_si512()));
+        const __m512i rounded = _mm512_srai_epi16(_mm512_add_epi16(v, _mm512_set1_epi16(16)), 5);
+        _mm512_mask_cvtusepi16_storeu_epi8(out, mask, _mm512_max_epi16(rounded, _mm512_setzero_si512()));
     }
-
-    static void six_tap_row(const std::uint8_t* s, int /*unused*/, int n, std::int16_t* out) {
-        const int full = chunked(n);
-        for (int x = 0; x < full; x += chunk) {
-            const std::uint8_t* p = s + x;
-            // Words i of `even` and `odd`: columns x + 2i and x + 2i + 1.
-            const __m512i even = six_tap_pairs(load64(p - 2), load64(p), load64(p + 2));
-            const __m512i odd = six_tap_pairs(load64(p - 1), load64(p + 1), load64(p + 3));
-            _mm512_storeu_si512(out + x, _mm512_unpacklo_epi16(even, odd));
-            _mm512_storeu_si512(out + x + chunk / 2, _mm512_unpackhi_epi16(even, odd));
-        }
-        for (int x = full; x < n; x += 32) {
-            const __mmask32 mask = first_lanes(n - x);
-            const __m512i v =
-                six_tap(widen32(s + x - 2, mask), widen32(s + x - 1, mask), widen32(s + x, mask),
-                        widen32(s + x + 1, mask), widen32(s + x + 2, mask), widen32(s + x + 3, mask));
-            _mm512_mask_storeu_epi16(out + x, mask, v);
-        }
-    }
-    static void round_row(const std::int16_t* v, int n, std::uint8_t* out) {
-        const int full = chunked(n);
-        for (int x = 0; x < full; x += chunk) {
-            store_packed(rounded5(_mm512_loadu_si512(v + x)), rounded5(_mm512_loadu_si512(v + x + chunk / 2)),
-                         out + x);
-        }
-        for (int x = full; x < n; x += 32) {
-            const __mmask32 mask = first_lanes(n - x);
-            store_rounded(_mm512_maskz_loadu_epi16(mask, v + x), mask, out + x);
-        }
-    }
-    // The vertical filter on widened samples: by vpmaddubsw on interleaved rows (three unpacks per 32
-    // outputs) the planes took ~10% longer (docs/search-notes.md).
-    static void six_tap_column_rounded(const std::uint8_t* s, std::ptrdiff_t stride, int n,
-                                       std::uint8_t* out) {
-        for (int x = 0; x < n; x += 32) {
-            const __mmask32 mask = first_lanes(n - x);
-            const std::uint8_t* c = s + x;
-            const __m512i v = six_tap(widen32(c - 2 * stride, mask), widen32(c - stride, mask),
-                                      widen32(c, mask), widen32(c + stride, mask),
-                                      widen32(c + 2 * stride, mask), widen32(c + 3 * stride, mask));
-            store_rounded(v, mask, out + x);
-        }
-    }
-    // j from the b1 columns in 16-bit lanes, exactly as AVX2's six_tap_centre (its comment has the proof),
-    // before the final shift and clip.
+    // j from six b1 rows in 16-bit lanes, exactly as AVX2's six_tap_centre (its comment has the proof),
+    // before the clip.
     static __m512i centre_words(const __m512i r[6]) {
         const __m512i a = _mm512_add_epi16(r[0], r[5]);
         const __m512i b = _mm512_add_epi16(r[1], r[4]);
@@ -249,32 +180,55 @@ struct Avx512PlaneOps {
         const __m512i w = _mm512_add_epi16(_mm512_srai_epi16(half_sum, 1), c);
         return _mm512_srai_epi16(_mm512_add_epi16(w, _mm512_set1_epi16(32)), 6);
     }
-    static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
-        const int full = chunked(n);
-        for (int x = 0; x < full; x += chunk) {
-            __m512i low[6];
-            __m512i high[6];
-            for (int k = 0; k < 6; ++k) {
-                low[k] = _mm512_loadu_si512(b1[k] + x);
-                high[k] = _mm512_loadu_si512(b1[k] + x + chunk / 2);
-            }
-            store_packed(centre_words(low), centre_words(high), out + x);
+};
+
+// The three planes a strip of 32 columns at a time, down all the rows: the six rows of b1 the centre
+// filter reads and the six widened rows the vertical one reads stay in registers, each row filtered and
+// widened once, where the row-at-a-time form filtered b1 rows into memory and widened each source row six
+// times for the vertical taps (docs/search-notes.md). Needs no scratch.
+void half_pel_planes_avx512(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
+                            std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
+                            std::int32_t* /*scratch*/) {
+    using Ops = Avx512PlaneOps;
+    for (int x = 0; x < width; x += 32) {
+        const __mmask32 mask = Ops::first_lanes(width - x);
+        const std::uint8_t* strip = source + x;
+        const auto b1_row = [&](int r) __attribute__((always_inline)) {
+            const std::uint8_t* s = strip + r * stride;
+            return Ops::six_tap(Ops::widen32(s - 2, mask), Ops::widen32(s - 1, mask), Ops::widen32(s, mask),
+                                Ops::widen32(s + 1, mask), Ops::widen32(s + 2, mask),
+                                Ops::widen32(s + 3, mask));
+        };
+        // Slots 0 .. 5: rows y - 2 .. y + 3 once the row loop has moved them down.
+        __m512i b1[6];
+        __m512i samples[6];
+        for (int k = 1; k < 6; ++k) {
+            b1[k] = b1_row(k - 3);
+            samples[k] = Ops::widen32(strip + (k - 3) * stride, mask);
         }
-        for (int x = full; x < n; x += 32) {
-            const __mmask32 mask = first_lanes(n - x);
-            __m512i r[6];
-            for (int k = 0; k < 6; ++k) r[k] = _mm512_maskz_loadu_epi16(mask, b1[k] + x);
-            _mm512_mask_cvtusepi16_storeu_epi8(out + x, mask,
-                                               _mm512_max_epi16(centre_words(r), _mm512_setzero_si512()));
+        for (int y = 0; y < rows; ++y) {
+            for (int k = 0; k < 5; ++k) {
+                b1[k] = b1[k + 1];
+                samples[k] = samples[k + 1];
+            }
+            b1[5] = b1_row(y + 3);
+            samples[5] = Ops::widen32(strip + (y + 3) * stride, mask);
+            const std::ptrdiff_t out = static_cast<std::ptrdiff_t>(y) * width + x;
+            Ops::store_rounded(b1[2], mask, horizontal + out);
+            Ops::store_rounded(
+                Ops::six_tap(samples[0], samples[1], samples[2], samples[3], samples[4], samples[5]), mask,
+                vertical + out);
+            _mm512_mask_cvtusepi16_storeu_epi8(
+                centre + out, mask, _mm512_max_epi16(Ops::centre_words(b1), _mm512_setzero_si512()));
         }
     }
-};
+}
 
 }  // namespace
 
 OperationKernels avx512bw_operation_kernels() {
     OperationKernels kernels = avx2_operation_kernels();
-    kernels.half_pel_planes = &half_pel_planes_simd<Avx512PlaneOps>;
+    kernels.half_pel_planes = &half_pel_planes_avx512;
     kernels.transform_current = &transform_current_avx512;
     kernels.satd_transformed = &satd_transformed_avx512;
     kernels.refine_qpel16 = &refine_qpel16_avx512;
