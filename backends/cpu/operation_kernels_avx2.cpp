@@ -3,6 +3,8 @@
 // per register; the other SAD sizes and the filter's last columns as SSE2 (AVX2's VEX encoding).
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "operation_kernels_simd.hpp"
 #include "operation_kernels_x86.hpp"
 #include "qpel_stages.hpp"
@@ -72,23 +74,25 @@ struct Avx2OperationOps : X86Common {
     // taken as the floor of the half of (u >> 1) + (c >> 1) + (u & c & 1), u = t - b; every value stays
     // within int16. The same 16 outputs per register as the planes' other filters, where 32-bit sums took
     // two registers and three vpmaddwd each (`xme_cpu_kernels`: the planes of a 64x16 band 475 -> 400 ns).
+    // j's words from six b1 rows, before the clip (the proof of the 16-bit form above).
+    static __m256i centre_words(const __m256i r[6]) {
+        const __m256i a = _mm256_add_epi16(r[0], r[5]);
+        const __m256i b = _mm256_add_epi16(r[1], r[4]);
+        const __m256i c = _mm256_add_epi16(r[2], r[3]);
+        const __m256i u = _mm256_sub_epi16(_mm256_srai_epi16(_mm256_sub_epi16(a, b), 2), b);
+        const __m256i half_sum =
+            _mm256_add_epi16(_mm256_add_epi16(_mm256_srai_epi16(u, 1), _mm256_srai_epi16(c, 1)),
+                             _mm256_and_si256(_mm256_and_si256(u, c), _mm256_set1_epi16(1)));
+        const __m256i w = _mm256_add_epi16(_mm256_srai_epi16(half_sum, 1), c);
+        return _mm256_srai_epi16(_mm256_add_epi16(w, _mm256_set1_epi16(32)), 6);
+    }
     static void six_tap_centre(const std::int16_t* const* b1, int n, std::uint8_t* out) {
         int x = 0;
-        const __m256i one = _mm256_set1_epi16(1);
-        const __m256i bias = _mm256_set1_epi16(32);
         for (; x + 16 <= n; x += 16) {
             __m256i r[6];
             for (int k = 0; k < 6; ++k)
                 r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1[k] + x));
-            const __m256i a = _mm256_add_epi16(r[0], r[5]);
-            const __m256i b = _mm256_add_epi16(r[1], r[4]);
-            const __m256i c = _mm256_add_epi16(r[2], r[3]);
-            const __m256i u = _mm256_sub_epi16(_mm256_srai_epi16(_mm256_sub_epi16(a, b), 2), b);
-            const __m256i half_sum =
-                _mm256_add_epi16(_mm256_add_epi16(_mm256_srai_epi16(u, 1), _mm256_srai_epi16(c, 1)),
-                                 _mm256_and_si256(_mm256_and_si256(u, c), one));
-            const __m256i w = _mm256_add_epi16(_mm256_srai_epi16(half_sum, 1), c);
-            store_clipped(_mm256_srai_epi16(_mm256_add_epi16(w, bias), 6), out + x);
+            store_clipped(centre_words(r), out + x);
         }
         const std::int16_t* const tail[6] = {b1[0] + x, b1[1] + x, b1[2] + x,
                                              b1[3] + x, b1[4] + x, b1[5] + x};
@@ -363,10 +367,58 @@ IntegerResult tz_search16_avx2(const IntegerBlock& block) {
     return tz_search_with<BasicCandidateSearch<Avx2SadX4Of16>>(block);
 }
 
+// The three planes a strip of 16 columns at a time, down all the rows, as operation_kernels_avx512.cpp's
+// half_pel_planes_avx512 (the rows the centre and vertical filters read held in registers); the last strip
+// moved left to end on the last column (its columns filtered twice, to the same values), and planes under 16
+// columns wide row by row.
+void half_pel_planes_avx2(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
+                          std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
+                          std::int32_t* scratch) {
+    using Ops = Avx2OperationOps;
+    if (width < 16) {
+        half_pel_planes_simd<Ops>(source, stride, width, rows, horizontal, vertical, centre, scratch);
+        return;
+    }
+    for (int strip_x = 0; strip_x < width; strip_x += 16) {
+        const int x = std::min(strip_x, width - 16);
+        const std::uint8_t* strip = source + x;
+        const auto b1_row = [&](int r) __attribute__((always_inline)) {
+            const std::uint8_t* s = strip + r * stride;
+            return Ops::six_tap256(Ops::widen16(s - 2), Ops::widen16(s - 1), Ops::widen16(s),
+                                   Ops::widen16(s + 1), Ops::widen16(s + 2), Ops::widen16(s + 3));
+        };
+        const auto rounded = [](__m256i v) {
+            return _mm256_srai_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(16)), 5);
+        };
+        // Slots 0 .. 5: rows y - 2 .. y + 3 once the row loop has moved them down.
+        __m256i b1[6];
+        __m256i samples[6];
+        for (int k = 1; k < 6; ++k) {
+            b1[k] = b1_row(k - 3);
+            samples[k] = Ops::widen16(strip + (k - 3) * stride);
+        }
+        for (int y = 0; y < rows; ++y) {
+            for (int k = 0; k < 5; ++k) {
+                b1[k] = b1[k + 1];
+                samples[k] = samples[k + 1];
+            }
+            b1[5] = b1_row(y + 3);
+            samples[5] = Ops::widen16(strip + (y + 3) * stride);
+            const std::ptrdiff_t out = static_cast<std::ptrdiff_t>(y) * width + x;
+            Ops::store_clipped(rounded(b1[2]), horizontal + out);
+            Ops::store_clipped(rounded(Ops::six_tap256(samples[0], samples[1], samples[2], samples[3],
+                                                       samples[4], samples[5])),
+                               vertical + out);
+            Ops::store_clipped(Ops::centre_words(b1), centre + out);
+        }
+    }
+}
+
 }  // namespace
 
 OperationKernels avx2_operation_kernels() {
     OperationKernels kernels = make_operation_kernels<Avx2OperationOps>();
+    kernels.half_pel_planes = &half_pel_planes_avx2;
     kernels.sad_x4 = &sad_x4_avx2;
     kernels.satd = &satd_avx2;
     kernels.transform_current = &transform_current_avx2;
