@@ -147,6 +147,19 @@ __m256i load_row_pair(const std::uint8_t* p, std::ptrdiff_t row) {
                                    1);
 }
 
+// The four candidates' SADs from their accumulators of 64-bit lanes. Each lane holds less than 2^16:
+// candidates 0 and 1 (2 and 3) share lanes as 32-bit halves.
+[[gnu::always_inline]] inline void store_four_sads(const __m256i acc[4], std::uint32_t sads[4]) {
+    const __m256i sums01 = _mm256_or_si256(acc[0], _mm256_slli_epi64(acc[1], 32));
+    const __m256i sums23 = _mm256_or_si256(acc[2], _mm256_slli_epi64(acc[3], 32));
+    const __m128i halves01 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums01), _mm256_extracti128_si256(sums01, 1));
+    const __m128i halves23 =
+        _mm_add_epi32(_mm256_castsi256_si128(sums23), _mm256_extracti128_si256(sums23, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(sads), _mm_add_epi32(_mm_unpacklo_epi64(halves01, halves23),
+                                                                     _mm_unpackhi_epi64(halves01, halves23)));
+}
+
 // 16x16 against four candidates, two rows per vpsadbw: a third fewer instructions than one row per
 // psadbw, which is most of the scattered searches' (tz, dia, hex) time once their bookkeeping is small.
 void sad_x4_16(const std::uint8_t* current, std::ptrdiff_t current_stride, const std::uint8_t* const refs[4],
@@ -162,16 +175,7 @@ void sad_x4_16(const std::uint8_t* current, std::ptrdiff_t current_stride, const
                 _mm256_add_epi64(acc[k], _mm256_sad_epu8(c, load_row_pair(refs[k] + r, reference_stride)));
         }
     }
-    // Each 64-bit lane holds less than 2^16: candidates 0 and 1 (2 and 3) share lanes as 32-bit halves.
-    const __m256i sums01 = _mm256_or_si256(acc[0], _mm256_slli_epi64(acc[1], 32));
-    const __m256i sums23 = _mm256_or_si256(acc[2], _mm256_slli_epi64(acc[3], 32));
-    const __m128i halves01 =
-        _mm_add_epi32(_mm256_castsi256_si128(sums01), _mm256_extracti128_si256(sums01, 1));
-    const __m128i halves23 =
-        _mm_add_epi32(_mm256_castsi256_si128(sums23), _mm256_extracti128_si256(sums23, 1));
-    const __m128i total =
-        _mm_add_epi32(_mm_unpacklo_epi64(halves01, halves23), _mm_unpackhi_epi64(halves01, halves23));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(sads), total);
+    store_four_sads(acc, sads);
 }
 
 void sad_x4_avx2(const std::uint8_t* current, std::ptrdiff_t current_stride,
@@ -362,16 +366,7 @@ public:
                     acc[k], _mm256_sad_epu8(rows_[j], load_row_pair(refs[k] + r, reference_stride_)));
             }
         }
-        // Each 64-bit lane holds less than 2^16: candidates 0 and 1 (2 and 3) share lanes as 32-bit halves.
-        const __m256i sums01 = _mm256_or_si256(acc[0], _mm256_slli_epi64(acc[1], 32));
-        const __m256i sums23 = _mm256_or_si256(acc[2], _mm256_slli_epi64(acc[3], 32));
-        const __m128i halves01 =
-            _mm_add_epi32(_mm256_castsi256_si128(sums01), _mm256_extracti128_si256(sums01, 1));
-        const __m128i halves23 =
-            _mm_add_epi32(_mm256_castsi256_si128(sums23), _mm256_extracti128_si256(sums23, 1));
-        _mm_storeu_si128(
-            reinterpret_cast<__m128i*>(sads),
-            _mm_add_epi32(_mm_unpacklo_epi64(halves01, halves23), _mm_unpackhi_epi64(halves01, halves23)));
+        store_four_sads(acc, sads);
     }
 
 private:
