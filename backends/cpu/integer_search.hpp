@@ -47,8 +47,8 @@ public:
           current_stride_(block.current->stride()),
           reference_stride_(block.reference->stride()),
           size_(block.size) {}
-    // sads[0 .. count) (the kernel computes all four: refs past count repeat refs[0]).
-    void operator()(const std::uint8_t* const refs[4], int /*count*/, std::uint32_t sads[4]) const {
+    // All four SADs: a set of fewer candidates repeats refs[0] past them.
+    void operator()(const std::uint8_t* const refs[4], std::uint32_t sads[4]) const {
         kernel_(current_, current_stride_, refs, reference_stride_, size_, sads);
     }
 
@@ -76,6 +76,8 @@ public:
         MotionVector low, high;
     };
     static constexpr OffsetBounds unit_reach{{-1, -1}, {1, 1}};
+    // The entry points stay out of line and apply() is always inlined into them, as g++ laid the class out
+    // before it was a template: left to itself it moved apply() out of line and tz lost ~12%.
     // Evaluates the admissible ones of the points centre + offsets[0..count), without building them first
     // (an array of MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as
     // a SAD); returns the index of the last that became the best, or -1 when none did. When the points'

@@ -47,7 +47,7 @@ template <class PelAt>
 inline int BasicCandidateSearch<Sad>::apply(const std::uint8_t* const refs[4], int count, PelAt pel_at) {
     const IntegerBlock& b = block_;
     std::uint32_t sads[4];
-    sad_(refs, count, sads);
+    sad_(refs, sads);
     if (b.lambda == 0 && has_best_) {
         // Most sets hold no improvement: one test for the set instead of an unpredictable one per candidate.
         std::uint32_t least = sads[0];

@@ -355,8 +355,7 @@ public:
                 __builtin_prefetch(next_column(reference, 64 + j * reference_stride_));
         }
     }
-    [[gnu::always_inline]] void operator()(const std::uint8_t* const refs[4], int /*count*/,
-                                           std::uint32_t sads[4]) const {
+    [[gnu::always_inline]] void operator()(const std::uint8_t* const refs[4], std::uint32_t sads[4]) const {
         __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
                           _mm256_setzero_si256()};
         for (int j = 0; j < 8; ++j) {

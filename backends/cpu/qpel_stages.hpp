@@ -54,9 +54,9 @@ inline constexpr auto qpel_tap_slots = [] {
                                                    int height, MotionVector integer_pel,
                                                    const HalfPelFrame& planes);
 
-// What both forms of the stages share: SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the
-// padded frame) as one box of quarter vectors (floor(v / 4) >= low and ceil(v / 4) <= high exactly when
-// 4 low <= v <= 4 high; the box is the block's, for a §9 partition its macroblock's), and J.
+// SPEC §10's validity (floor(mv / 4) and ceil(mv / 4) inside the padded frame) as one box of quarter
+// vectors (floor(v / 4) >= low and ceil(v / 4) <= high exactly when 4 low <= v <= 4 high; the box is the
+// block's, for a §9 partition its macroblock's), and J.
 class QpelRules {
 public:
     explicit QpelRules(const IntegerBlock& block) : block_(block) {
@@ -86,19 +86,6 @@ private:
     MotionVector high_{std::numeric_limits<int>::max(), std::numeric_limits<int>::max()};
 };
 
-// The two samples of quarter vector mv, within qpel_reach of 4 * integer_pel: prediction(p, p_stride, q,
-// q_stride) of their top-left samples.
-template <class Prediction>
-[[gnu::always_inline]] inline auto at_vector(const QpelNeighbourhood& n, MotionVector integer_pel,
-                                             MotionVector mv, Prediction prediction) {
-    const int qx = mv.x - 4 * integer_pel.x;
-    const int qy = mv.y - 4 * integer_pel.y;
-    const QpelTapSlots t =
-        qpel_tap_slots[static_cast<std::size_t>((qy + qpel_reach) * (2 * qpel_reach + 1) + qx + qpel_reach)];
-    return prediction(n.at[t.p_slot] + t.p_col, n.stride[t.p_slot], n.at[t.q_slot] + t.q_col,
-                      n.stride[t.q_slot]);
-}
-
 struct QpelBest {
     MotionVector mv;
     std::uint64_t cost = 0;
@@ -113,6 +100,16 @@ struct QpelPrediction {
     std::ptrdiff_t q_stride;
 };
 
+// The prediction of quarter vector mv, within qpel_reach of 4 * integer_pel.
+[[gnu::always_inline]] inline QpelPrediction prediction_at(const QpelNeighbourhood& n,
+                                                           MotionVector integer_pel, MotionVector mv) {
+    const int qx = mv.x - 4 * integer_pel.x;
+    const int qy = mv.y - 4 * integer_pel.y;
+    const QpelTapSlots t =
+        qpel_tap_slots[static_cast<std::size_t>((qy + qpel_reach) * (2 * qpel_reach + 1) + qx + qpel_reach)];
+    return {n.at[t.p_slot] + t.p_col, n.stride[t.p_slot], n.at[t.q_slot] + t.q_col, n.stride[t.q_slot]};
+}
+
 // The refinement of `block` from integer_pel. satd_of(prediction, limit) has Satd's contract for the
 // refined rectangle: the SATD against the rounded average of the prediction's two samples, exact up to
 // `limit` (a kernel may compute it whole anyway). Each stage costs the centre (its SATD known from the
@@ -125,13 +122,6 @@ template <class SatdOf>
 [[gnu::always_inline]] inline SubpelResult qpel_stages(const IntegerBlock& block, MotionVector integer_pel,
                                                        const QpelNeighbourhood& n, SatdOf satd_of) {
     const QpelRules rules(block);
-    const auto prediction_at = [&](MotionVector mv) __attribute__((always_inline)) {
-        return at_vector(n, integer_pel, mv,
-                         [](const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
-                            std::ptrdiff_t q_stride) {
-                             return QpelPrediction{p, p_stride, q, q_stride};
-                         });
-    };
     const auto stage = [&](const QpelBest& centre, int step) __attribute__((always_inline)) {
         QpelBest best = centre;
         QpelPrediction predictions[8];
@@ -143,7 +133,7 @@ template <class SatdOf>
                 if (sx == 0 && sy == 0) continue;
                 const MotionVector mv{centre.mv.x + step * sx, centre.mv.y + step * sy};
                 vectors[k] = mv;
-                predictions[k] = prediction_at(mv);
+                predictions[k] = prediction_at(n, integer_pel, mv);
                 valid |= static_cast<unsigned>(rules.valid(mv)) << k;
                 ++k;
             }
@@ -162,7 +152,7 @@ template <class SatdOf>
         return best;
     };
     const MotionVector start{4 * integer_pel.x, 4 * integer_pel.y};
-    const std::uint32_t satd = satd_of(prediction_at(start), satd_exact);
+    const std::uint32_t satd = satd_of(prediction_at(n, integer_pel, start), satd_exact);
     const QpelBest half = stage({start, rules.cost(satd, start), satd}, 2);
     // The quarter stage costs the half stage's winner again (SPEC §10 as the reference reads it).
     const QpelBest quarter = stage(half, 1);
