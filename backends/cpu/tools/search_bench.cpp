@@ -4,6 +4,7 @@
 // refine_qpel16), the two alternated within each repeat. The least repeat's nanoseconds per block: a
 // whole `xme bench` run measures the same work with the fast full search and the frame handling around
 // it, and this machine's slow spells move its rounds by more than these differences (docs/search-notes.md).
+// Then each set's half-sample planes of one reference frame beside the plain kernel's, us per frame (least).
 //   xme_cpu_searches CLIP [--pairs N] [--repeats N]
 #include <algorithm>
 #include <chrono>
@@ -143,6 +144,24 @@ int main(int argc, char** argv) {
             std::printf("%-10s %-10s %12.1f %12.1f %9.3fx\n", refine ? "qpel" : "tz", set.name.c_str(),
                         least[0], least[1], least[0] / least[1]);
         }
+    }
+    // The refinement's other part: a reference frame's three half-sample planes (HalfPelFrame::assign, one
+    // thread, the restrict margin), each set's kernel and the plain one alternated over the pairs' frames.
+    std::printf("%-10s %-10s %12s %12s %10s   (us per frame)\n", "planes", "set", "plain", "set", "speed-up");
+    for (const auto& set : xme::cpu::simd_operation_kernels()) {
+        double least[2] = {1e30, 1e30};
+        for (int r = 0; r < repeats; ++r) {
+            for (int own = 0; own < 2; ++own) {
+                for (Pair& pair : prepared) {
+                    const auto start = Clock::now();
+                    planes.assign(pair.padded_reference, own != 0 ? set.kernels : plain, 1, margin);
+                    const std::chrono::duration<double, std::micro> elapsed = Clock::now() - start;
+                    least[own] = std::min(least[own], elapsed.count());
+                }
+            }
+        }
+        std::printf("%-10s %-10s %12.1f %12.1f %9.3fx\n", "planes", set.name.c_str(), least[0], least[1],
+                    least[0] / least[1]);
     }
     return 0;
 }
