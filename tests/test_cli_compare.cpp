@@ -1,7 +1,9 @@
 // `xme compare`, `xme estimate --policy split` and `xme bench` end to end.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli_test_helpers.hpp"
@@ -96,6 +98,12 @@ TEST_SUITE("cli") {
             CHECK(slowest > 0);
             CHECK(slowest <= row["device_fps"].get<double>());
             CHECK(row["device_fps"].get<double>() <= row["device_fps_fastest_round"].get<double>());
+            // Every round's figure in the order measured, so that two cells can be compared round by round.
+            const auto by_round = row["device_fps_by_round"].get<std::vector<double>>();
+            REQUIRE(by_round.size() == 3);
+            CHECK(std::ranges::count(by_round, row["device_fps"].get<double>()) >= 1);
+            CHECK(*std::ranges::min_element(by_round) == slowest);
+            CHECK(*std::ranges::max_element(by_round) == row["device_fps_fastest_round"].get<double>());
         }
         for (const char* chain : {"fs block 8", "dia block 8"}) {
             for (const char* round : {"(round 1/3)", "(round 2/3)", "(round 3/3)"}) {
@@ -114,6 +122,7 @@ TEST_SUITE("cli") {
         CHECK(row["rounds"] == 1);
         CHECK(row["device_fps_slowest_round"] == row["device_fps"]);
         CHECK(row["device_fps_fastest_round"] == row["device_fps"]);
+        CHECK(row["device_fps_by_round"] == nlohmann::json::array({row["device_fps"]}));
     }
 
     TEST_CASE("compare with fewer than two devices says so in its own words, not as --policy mirror") {

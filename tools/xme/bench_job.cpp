@@ -236,14 +236,18 @@ std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
     std::vector<BenchRow> medians;
     for (std::size_t cell = 0; cell < cells; ++cell) {
         std::vector<const BenchRow*> runs;
-        for (std::size_t round = 0; round < static_cast<std::size_t>(rounds); ++round)
+        std::vector<double> by_round;
+        for (std::size_t round = 0; round < static_cast<std::size_t>(rounds); ++round) {
             runs.push_back(&rows[round * cells + cell]);
+            by_round.push_back(runs.back()->device_fps());
+        }
         std::sort(runs.begin(), runs.end(),
                   [](const BenchRow* a, const BenchRow* b) { return a->device_fps() < b->device_fps(); });
         BenchRow median = *runs[runs.size() / 2];
         median.rounds = rounds;
         median.device_fps_low = runs.front()->device_fps();
         median.device_fps_high = runs.back()->device_fps();
+        median.device_fps_by_round = std::move(by_round);
         medians.push_back(std::move(median));
     }
     return medians;

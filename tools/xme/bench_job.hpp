@@ -69,6 +69,7 @@ struct BenchRow {
     int rounds = 1;      // rounds measured; the row is the median one's
     double device_fps_low = 0;   // the slowest round's device frames/s
     double device_fps_high = 0;  // the fastest round's
+    std::vector<double> device_fps_by_round;  // every round's device frames/s, in the order measured
 
     [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
     [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }

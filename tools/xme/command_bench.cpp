@@ -130,7 +130,8 @@ nlohmann::json row_json(const BenchRow& row) {
         {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()},
         {"rounds", row.rounds},
         {"device_fps_slowest_round", row.device_fps_low},
-        {"device_fps_fastest_round", row.device_fps_high}};
+        {"device_fps_fastest_round", row.device_fps_high},
+        {"device_fps_by_round", row.device_fps_by_round}};
     return j;
 }
 
