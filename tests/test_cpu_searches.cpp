@@ -5,9 +5,13 @@
 // through the Device interface; this reaches each block's result, its candidate count included.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "chain_estimate.hpp"
 #include "half_pel_frame.hpp"
 #include "integer_search.hpp"
 #include "subpel_refine.hpp"
@@ -131,5 +135,93 @@ TEST_SUITE("cpu kernels") {
         if (compared == 0)
             MESSAGE("skipped: this build or processor has no SIMD set with its own 16x16 searches");
         MESSAGE(compared, " refinements compared");
+    }
+
+    TEST_CASE("half-sample planes filtered band by band equal the planes filtered whole, every set") {
+        auto rng = xme::test::rng_for("half-sample bands");
+        std::vector<std::pair<std::string, OperationKernels>> sets{
+            {"plain", xme::cpu::plain_operation_kernels()}};
+        for (const auto& set : xme::cpu::simd_operation_kernels()) sets.emplace_back(set.name, set.kernels);
+        for (const auto& [name, kernels] : sets) {
+            CAPTURE(name);
+            std::uniform_int_distribution<int> extent(17, 150);
+            const int width = extent(rng);
+            const int height = extent(rng);
+            CAPTURE(width);
+            CAPTURE(height);
+            const auto pair = xme::test::make_pair(xme::test::Content::noise, width, height, rng);
+            const xme::cpu::SearchPlane reference(pair.reference.view());
+            for (const int margin : {1, 5, xme::cpu::half_pel_margin}) {
+                CAPTURE(margin);
+                xme::cpu::HalfPelFrame whole;
+                whole.assign(reference, kernels, 1, margin);
+                xme::cpu::HalfPelFrame bands;
+                bands.begin(reference, kernels, margin);
+                // Steps of any size, some asking for rows already filtered, on one or two threads.
+                std::uniform_int_distribution<int> step(-8, 40);
+                for (int y = -margin; y < height + margin; y += step(rng))
+                    bands.filter_through(y, 1 + static_cast<int>(rng() % 2));
+                bands.filter_all(2);
+                REQUIRE(bands.bytes() == whole.bytes());
+                int differing = 0;
+                for (const auto plane : {xme::cpu::HalfPelFrame::horizontal, xme::cpu::HalfPelFrame::vertical,
+                                         xme::cpu::HalfPelFrame::centre}) {
+                    const std::uint8_t* a = whole.region(plane, -margin, -margin, 1, 1);
+                    const std::uint8_t* b = bands.region(plane, -margin, -margin, 1, 1);
+                    for (int y = 0; y < height + 2 * margin; ++y) {
+                        for (int x = 0; x < width + 2 * margin; ++x)
+                            differing += a[y * whole.stride() + x] != b[y * bands.stride() + x] ? 1 : 0;
+                    }
+                }
+                CHECK(differing == 0);
+            }
+        }
+    }
+
+    TEST_CASE("the refinement after the fast full search gives the same field with its planes by bands") {
+        auto rng = xme::test::rng_for("refinement bands");
+        std::vector<std::string> variants{"portable"};
+        for (const auto& set : xme::cpu::simd_operation_kernels()) variants.push_back(set.name);
+        for (const auto border : {xme::BorderMode::pad, xme::BorderMode::restrict}) {
+            CAPTURE(xme::to_string(border));
+            xme::SearchParams integer;
+            integer.border = border;
+            integer.range = 8;
+            xme::SearchParams refined = integer;
+            refined.subpel = xme::Subpel::qpel;
+            for (const int threads : {1, 2}) {
+                CAPTURE(threads);
+                std::uniform_int_distribution<int> extent(33, 120);
+                const int width = extent(rng);
+                const int height = 16 * 9 + extent(rng);  // bands of 4 block rows: three or more
+                CAPTURE(width);
+                CAPTURE(height);
+                const auto first =
+                    xme::test::make_pair(xme::test::Content::moving_texture, width, height, rng);
+                const auto second = xme::test::make_pair(xme::test::Content::noise, width, height, rng);
+                for (const auto& variant : variants) {
+                    CAPTURE(variant);
+                    xme::cpu::ChainEstimator search(integer, variant, threads);
+                    xme::cpu::ChainEstimator whole(refined, variant, threads);
+                    xme::cpu::ChainEstimator bands(refined, variant, threads);
+                    whole.set_band_planes_above(std::numeric_limits<std::size_t>::max());
+                    bands.set_band_planes_above(0);
+                    // Two pairs through the same estimators: the second's bands must not read the first's.
+                    std::int64_t id = 0;
+                    for (const auto* pair : {&first, &second}) {
+                        const xme::FramePair frames(id, pair->reference.view(), id + 1, pair->current.view());
+                        id += 2;
+                        xme::MotionField expected = search.estimate(frames, nullptr);
+                        xme::MotionField actual = expected;
+                        whole.refine(frames, expected, {});
+                        bands.refine(frames, actual, {});
+                        int differing = 0;
+                        for (std::size_t i = 0; i < expected.blocks.size(); ++i)
+                            differing += expected.blocks[i] == actual.blocks[i] ? 0 : 1;
+                        CHECK(differing == 0);
+                    }
+                }
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 // and top-left neighbours all lie on earlier diagonals).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ public:
     // SAD costs and candidates; refined in place. The search's padded frames are read where their margin
     // covers every read of the refinement (restrict mode), instead of padding the frames again.
     void refine(const FramePair& pair, MotionField& field, const PaddedPair& searched);
+    // refine() filters half-sample planes larger than this band by band (default: half this core's L2);
+    // the same results either way, so tests force both.
+    void set_band_planes_above(std::size_t bytes) { band_planes_above_ = bytes; }
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
@@ -42,7 +46,9 @@ private:
     // from 16-bit stores and read it back as 64 bits, a load no store can forward (docs/search-notes.md).
     void refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
                       std::uint32_t candidates, BlockMotion& out) const;
-    void prepare(const FramePair& pair, const PaddedPair* searched = nullptr);
+    // The frames and what the chain reads besides; the half-sample planes begun, and filtered whole unless
+    // the caller filters them band by band.
+    void prepare(const FramePair& pair, const PaddedPair* searched = nullptr, bool whole_planes = true);
     // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
     [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
 
@@ -71,6 +77,7 @@ private:
     std::vector<PartitionScratch> partition_scratch_;  // one per thread, with partitions
     int padded_width_ = 0;
     int padded_height_ = 0;
+    std::size_t band_planes_above_;
 };
 
 }  // namespace xme::cpu

@@ -32,18 +32,38 @@ public:
     void assign(const SearchPlane& reference, const OperationKernels& kernels, int threads,
                 int margin = half_pel_margin);
 
+    // The same planes a band of rows at a time, so that a refinement reads each band while it is still in
+    // the cache (three planes of a 768x576 frame are larger than a core's L2): begin() sizes them for
+    // `reference` and filters nothing; filter_through(y, threads) filters every row up to frame row y
+    // (clamped to the margin) not filtered yet. assign() is begin() and every row.
+    void begin(const SearchPlane& reference, const OperationKernels& kernels, int margin = half_pel_margin);
+    void filter_through(int y, int threads);
+    void filter_all(int threads) { filter_through(height_ + margin_, threads); }
+
     // The top-left of the w x h region at (x, y) of one plane; w and h at most 34.
     [[nodiscard]] const std::uint8_t* region(Plane plane, int x, int y, int w, int h) const {
         const int cx = x < -margin_ ? -margin_ : x > width_ + margin_ - w ? width_ + margin_ - w : x;
         const int cy = y < -margin_ ? -margin_ : y > height_ + margin_ - h ? height_ + margin_ - h : y;
+        if (cy + margin_ + h > filtered_) [[unlikely]]
+            unfiltered_region(y, h);
         return origins_[plane] + cy * stride_ + cx;
     }
     [[nodiscard]] std::ptrdiff_t stride() const { return stride_; }
+    [[nodiscard]] std::size_t bytes() const { return 3 * plane_bytes_; }  // of the three planes
 
 private:
+    // A read of rows filter_through() has not reached: a caller's bug, never a result.
+    [[noreturn]] void unfiltered_region(int y, int h) const;
+
     std::vector<std::uint8_t> samples_;               // the three planes one after the other
     const std::uint8_t* origins_[3] = {};             // sample (0, 0) of each
     std::vector<std::vector<std::int32_t>> scratch_;  // one per thread
+    const std::uint8_t* source_ = nullptr;            // the reference's sample (-margin, -margin)
+    std::ptrdiff_t source_stride_ = 0;
+    const OperationKernels* kernels_ = nullptr;
+    std::size_t plane_bytes_ = 0;
+    int rows_ = 0;      // of each plane, margins included
+    int filtered_ = 0;  // rows filtered so far, from the top margin's first
     int width_ = 0;
     int height_ = 0;
     int margin_ = half_pel_margin;
