@@ -218,8 +218,8 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field, const Pad
     // Where the three half-sample planes are larger than half the L2, bands of about 64 rows of blocks,
     // each band's planes filtered (down to the lowest row its vectors read) just before its blocks are
     // refined, so that they are read from the cache instead of memory: at 1920x1080 (6 MB of planes) the
-    // refinement ~25% faster, on vtest.avi (1.3 MB) as fast in quiet spells and faster in slow ones; planes
-    // that fit stay whole, as tree.avi's (0.23 MB) were refined ~10% slower by bands (docs/search-notes.md).
+    // refinement ~30% faster, on vtest.avi (1.3 MB) as fast; planes that fit stay whole, as tree.avi's
+    // (0.23 MB) were refined ~10% slower by bands (docs/search-notes.md).
     const int b = params_.block_size;
     const bool by_bands = params_.subpel == Subpel::qpel && half_pel_.bytes() > band_planes_above_;
     const int band_blocks = field.blocks_x * (by_bands ? std::max(1, 64 / b) : field.blocks_y);
