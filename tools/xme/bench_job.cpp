@@ -245,8 +245,6 @@ std::vector<BenchRow> median_rounds(std::vector<BenchRow> rows, int rounds) {
                   [](const BenchRow* a, const BenchRow* b) { return a->device_fps() < b->device_fps(); });
         BenchRow median = *runs[runs.size() / 2];
         median.rounds = rounds;
-        median.device_fps_low = runs.front()->device_fps();
-        median.device_fps_high = runs.back()->device_fps();
         median.device_fps_by_round = std::move(by_round);
         medians.push_back(std::move(median));
     }

@@ -2,6 +2,7 @@
 // ranges x frame sizes, timed on each device's own clock and on the wall clock.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,12 +68,17 @@ struct BenchRow {
     std::string policy;                 // empty for a device row; "single" or "split" for a scheduler row
     std::string stages;  // a scheduler row's time by stage and thread (reading, each device's calls)
     int rounds = 1;      // rounds measured; the row is the median one's
-    double device_fps_low = 0;   // the slowest round's device frames/s
-    double device_fps_high = 0;  // the fastest round's
     std::vector<double> device_fps_by_round;  // every round's device frames/s, in the order measured
 
     [[nodiscard]] double device_fps() const { return pairs / device_seconds; }
     [[nodiscard]] double wall_fps() const { return pairs / wall_seconds; }
+    // The slowest and fastest rounds' device frames/s (the row's own with one round).
+    [[nodiscard]] double slowest_round_fps() const {
+        return device_fps_by_round.empty() ? device_fps() : *std::ranges::min_element(device_fps_by_round);
+    }
+    [[nodiscard]] double fastest_round_fps() const {
+        return device_fps_by_round.empty() ? device_fps() : *std::ranges::max_element(device_fps_by_round);
+    }
     [[nodiscard]] double device_comparisons_per_second() const {
         return static_cast<double>(comparisons_per_pair) * pairs / device_seconds;
     }

@@ -57,7 +57,8 @@ void print_table(const std::vector<BenchRow>& rows) {
                               blocks_across(row.height, row.params.block_size) * std::max(1, row.pairs);
         char spread[64] = "";
         if (rounds)
-            std::snprintf(spread, sizeof spread, "  %.1f-%.1f", row.device_fps_low, row.device_fps_high);
+            std::snprintf(spread, sizeof spread, "  %.1f-%.1f", row.slowest_round_fps(),
+                          row.fastest_round_fps());
         std::printf("%-7s %-16s %-14s %-10s %5d %5d %11s %10.1f %10.1f %10.2f %9s %9s %8.2f %8.1f %8.2f%s\n",
                     row.policy.empty() ? "-" : row.policy.c_str(), row.device.c_str(), row.variant.c_str(),
                     chain_name(row.params).c_str(), row.params.block_size, row.params.range, size.c_str(),
@@ -129,8 +130,8 @@ nlohmann::json row_json(const BenchRow& row) {
                       : nlohmann::json()},
         {"speedup_vs_cpu", row.cpu_speedup ? nlohmann::json(*row.cpu_speedup) : nlohmann::json()},
         {"rounds", row.rounds},
-        {"device_fps_slowest_round", row.device_fps_low},
-        {"device_fps_fastest_round", row.device_fps_high},
+        {"device_fps_slowest_round", row.slowest_round_fps()},
+        {"device_fps_fastest_round", row.fastest_round_fps()},
         {"device_fps_by_round", row.device_fps_by_round}};
     return j;
 }
