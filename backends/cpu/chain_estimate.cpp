@@ -17,8 +17,11 @@ namespace {
 // This core's L2 (glibc reads it from the CPU), or 1 MiB where it is not known.
 std::size_t level2_cache_bytes() {
     static const std::size_t bytes = [] {
+#ifdef _SC_LEVEL2_CACHE_SIZE
         const long reported = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        return reported > 0 ? static_cast<std::size_t>(reported) : std::size_t{1} << 20;
+        if (reported > 0) return static_cast<std::size_t>(reported);
+#endif
+        return std::size_t{1} << 20;
     }();
     return bytes;
 }
@@ -221,8 +224,11 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field, const Pad
     // refinement ~30% faster, on vtest.avi (1.3 MB) as fast; planes that fit stay whole, as tree.avi's
     // (0.23 MB) were refined ~10% slower by bands (docs/search-notes.md).
     const int b = params_.block_size;
-    const bool by_bands = params_.subpel == Subpel::qpel && half_pel_.bytes() > band_planes_above_;
-    const int band_blocks = field.blocks_x * (by_bands ? std::max(1, 64 / b) : field.blocks_y);
+    const bool qpel = params_.subpel == Subpel::qpel;
+    const bool by_bands = qpel && half_pel_.bytes() > band_planes_above_;
+    if (qpel && !by_bands) half_pel_.filter_all(threads_);
+    const int band_rows = by_bands ? std::max(1, 64 / b) : field.blocks_y;  // of blocks
+    const int band_blocks = field.blocks_x * band_rows;
     const int blocks = field.blocks_x * field.blocks_y;
     for (int band = 0; band < blocks; band += band_blocks) {
         const int end = std::min(blocks, band + band_blocks);
@@ -234,7 +240,6 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field, const Pad
             }
             half_pel_.filter_through(lowest, threads_);
         }
-        if (params_.subpel == Subpel::qpel && !by_bands) half_pel_.filter_all(threads_);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 4)
         for (int i = band; i < end; ++i) {
             BlockMotion& m = field.blocks[static_cast<std::size_t>(i)];

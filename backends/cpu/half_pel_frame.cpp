@@ -38,7 +38,8 @@ void HalfPelFrame::begin(const SearchPlane& reference, const OperationKernels& k
 void HalfPelFrame::filter_through(int y, int threads) {
     const int end = std::min(rows_, y + margin_ + 1);
     if (end <= filtered_) return;
-    scratch_.resize(static_cast<std::size_t>(std::max<std::size_t>(scratch_.size(), threads)));
+    if (scratch_.size() < static_cast<std::size_t>(threads))
+        scratch_.resize(static_cast<std::size_t>(threads));
     const int width = static_cast<int>(stride_);
     // One band of rows per thread: each kernel call also filters the 5 rows of horizontal samples around its
     // band that the centre plane's vertical taps read, so fewer calls filter fewer rows twice.

@@ -33,9 +33,9 @@ public:
                 int margin = half_pel_margin);
 
     // The same planes a band of rows at a time, so that a refinement reads each band while it is still in
-    // the cache (three planes of a 768x576 frame are larger than a core's L2): begin() sizes them for
-    // `reference` and filters nothing; filter_through(y, threads) filters every row up to frame row y
-    // (clamped to the margin) not filtered yet. assign() is begin() and every row.
+    // the cache (three planes of a 768x576 frame are 1.3 MB, more than the dev machine's L2): begin() sizes
+    // them for `reference` and filters nothing; filter_through(y, threads) filters every row up to frame row
+    // y (clamped to the margin) not filtered yet. assign() is begin() and every row.
     void begin(const SearchPlane& reference, const OperationKernels& kernels, int margin = half_pel_margin);
     void filter_through(int y, int threads);
     void filter_all(int threads) { filter_through(height_ + margin_, threads); }
