@@ -9,7 +9,10 @@
 
 #include "mean_downsample.hpp"
 #include "spatial_predictor.hpp"
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
+#include "xme/operations.hpp"
 
 namespace xme::cpu {
 namespace {
@@ -26,11 +29,19 @@ std::size_t level2_cache_bytes() {
     return bytes;
 }
 
+// The table's kernel; CpuDevice::supports refuses a search without one before a session opens.
+const SearchKernelFunction* checked_search_kernel(SearchMethod search) {
+    const SearchKernelFunction* kernel = find_search_kernel(search);
+    if (kernel == nullptr) require_supported(search_kernel_support("cpu", search, false));
+    return kernel;
+}
+
 }  // namespace
 
 ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& variant, int threads)
     : params_(params),
       kernels_(operation_kernels_for(variant)),
+      search_kernel_(checked_search_kernel(params.search)),
       threads_(threads),
       partition_kernel_(partition_candidates_for(variant)),
       partition_scratch_(params.partitions == Partitions::all ? static_cast<std::size_t>(threads) : 0),
@@ -60,7 +71,7 @@ void ChainEstimator::prepare(const FramePair& pair, const PaddedPair* searched, 
     // pyramid nothing reads past an edge: the frames are read in place instead of padded, a copy per
     // pair that was 12% of tz's time at range 16.
     const bool in_place = params_.border == BorderMode::restrict && params_.subpel == Subpel::none &&
-                          params_.search != SearchMethod::ehds && current.width % b == 0 &&
+                          !has(chain_needs(params_), Need::mean_pyramid) && current.width % b == 0 &&
                           current.height % b == 0;
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
@@ -97,7 +108,7 @@ void ChainEstimator::prepare(const FramePair& pair, const PaddedPair* searched, 
         }
         if (whole_planes) half_pel_.filter_all(threads_);
     }
-    if (params_.search == SearchMethod::ehds) {
+    if (has(chain_needs(params_), Need::mean_pyramid)) {
         const Plane reference1 = mean_downsample(reference);
         const Plane current1 = mean_downsample(current);
         pyramid_.emplace(MeanPyramid{SearchPlane(reference1.view()), SearchPlane(current1.view()),
@@ -126,19 +137,7 @@ IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) co
 }
 
 IntegerResult ChainEstimator::integer_search(const IntegerBlock& block) const {
-    switch (params_.search) {
-        case SearchMethod::full:
-            return full_search_rate(block);
-        case SearchMethod::diamond:
-            return diamond_search(block);
-        case SearchMethod::hexagon:
-            return hexagon_search(block);
-        case SearchMethod::ehds:
-            return ehds_search(block, *pyramid_);
-        case SearchMethod::test_zone:
-            return tz_search(block);
-    }
-    return {};
+    return (*search_kernel_)(block, SearchSurroundings{pyramid_ ? &*pyramid_ : nullptr});
 }
 
 void ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
@@ -183,7 +182,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
         }
         return {};
     };
-    if (params_.predictor == Predictor::spatial) {
+    if (needs_wavefront(params_)) {
         // Diagonal t holds the blocks with bx + 2 by = t.
         const int diagonals = bx_count + 2 * (by_count - 1);
         for (int t = 0; t < diagonals; ++t) {

@@ -54,6 +54,7 @@ private:
 
     SearchParams params_;
     OperationKernels kernels_;
+    const SearchKernelFunction* search_kernel_;  // the CPU table's row for params_.search
     int threads_ = 1;
     struct PaddedSlot {
         std::int64_t id = 0;
@@ -69,7 +70,7 @@ private:
     std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;
-    std::optional<MeanPyramid> pyramid_;
+    std::optional<MeanPyramid> pyramid_;  // Need::mean_pyramid
     // The reference's half-sample planes for qpel, and the frame they were filtered from.
     HalfPelFrame half_pel_;
     std::optional<std::int64_t> half_pel_id_;

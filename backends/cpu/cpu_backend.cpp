@@ -12,11 +12,14 @@
 #include "cpu_features.hpp"
 #include "full_search.hpp"
 #include "hpel_refine.hpp"
+#include "integer_search.hpp"
 #include "padded_frame.hpp"
 #include "xme/accounting.hpp"
 #include "xme/backend.hpp"
 #include "xme/dct.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
+#include "xme/operations.hpp"
 #include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
 
@@ -152,10 +155,10 @@ protected:
 
 private:
     PairResult compute_chain(const FramePair& pair, std::chrono::steady_clock::time_point start) {
-        // SPEC §8's temporal predictor: p = 0 at a segment's start, else the previous pair's result (given
-        // with the pair, or this session's last one).
+        // SPEC §8's previous field (the temporal predictor's source): none at a segment's start, else the
+        // previous pair's result (given with the pair, or this session's last one).
         const MotionField* previous = nullptr;
-        if (options_.params.predictor == Predictor::temporal && !pair.segment_start) {
+        if (needs_previous_field(options_.params) && !pair.segment_start) {
             previous = pair.previous ? pair.previous.get() : last_ ? last_.get() : nullptr;
             if (previous == nullptr) {
                 throw Error(
@@ -165,8 +168,7 @@ private:
             }
         }
         PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
-        if (options_.params.predictor == Predictor::temporal)
-            last_ = std::make_shared<MotionField>(result.field);
+        if (needs_previous_field(options_.params)) last_ = std::make_shared<MotionField>(result.field);
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
@@ -239,9 +241,10 @@ public:
         return measure_kernel_sad_peak(info_.variants.front());
     }
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
-        // Every chain of SPEC §8-§11, partitions (§9) included, bit-exact with the reference.
-        static_cast<void>(options);
-        return Support::yes();
+        // Every chain of SPEC §8-§11 whose search has a kernel in searches/, partitions (§9) included,
+        // bit-exact with the reference.
+        return search_kernel_support(info_.name, options.params.search,
+                                     find_search_kernel(options.params.search) != nullptr);
     }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         require_supported(supports(options));

@@ -163,16 +163,30 @@ extern template void search_start(CandidateSearch&);
 extern template void small_diamond_moves(CandidateSearch&, int);
 extern template void square_neighbours(CandidateSearch&);
 
-// One operation per file, as in the reference.
-[[nodiscard]] IntegerResult full_search_rate(const IntegerBlock& block);
-[[nodiscard]] IntegerResult diamond_search(const IntegerBlock& block);
-[[nodiscard]] IntegerResult hexagon_search(const IntegerBlock& block);
-[[nodiscard]] IntegerResult tz_search(const IntegerBlock& block);
-
 // SPEC §11's mean pyramid levels 1 and 2 of both frames, for ehds.
 struct MeanPyramid {
     SearchPlane level1_reference, level1_current, level2_reference, level2_current;
 };
-[[nodiscard]] IntegerResult ehds_search(const IntegerBlock& block, const MeanPyramid& pyramid);
+
+// What a block's search reads besides its two frames (xme/operations.hpp's Need), prepared by
+// ChainEstimator for the searches whose row needs it.
+struct SearchSurroundings {
+    const MeanPyramid* pyramid = nullptr;  // Need::mean_pyramid
+};
+
+// SPEC §8's exhaustive search of the window (searches/full.cpp), which ehds's top level runs too.
+[[nodiscard]] IntegerResult full_search_rate(const IntegerBlock& block);
+// SPEC §11's tz (searches/test_zone.cpp), which xme_cpu_searches times on its own.
+[[nodiscard]] IntegerResult tz_search(const IntegerBlock& block);
+
+// Defines the CPU's kernel for a search of xme/search_methods.def, in searches/IDENTIFIER.cpp: the row
+// the CPU's table (search_kernels.cpp) maps the search to.
+#define XME_CPU_SEARCH(identifier)                                      \
+    IntegerResult search_kernel_##identifier(const IntegerBlock& block, \
+                                             [[maybe_unused]] const SearchSurroundings& surroundings)
+
+// The CPU's table of search kernels (search_kernels.cpp): the kernel for `search`, or null.
+using SearchKernelFunction = IntegerResult (*)(const IntegerBlock&, const SearchSurroundings&);
+[[nodiscard]] const SearchKernelFunction* find_search_kernel(SearchMethod search);
 
 }  // namespace xme::cpu

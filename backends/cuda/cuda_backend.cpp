@@ -18,7 +18,9 @@
 #include "kernels.hpp"
 #include "partition_runner.hpp"
 #include "pinned_planes.hpp"
+#include "rate_fast.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
 
 namespace xme {
 namespace cuda {
@@ -124,6 +126,9 @@ public:
         const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
         if (p.partitions == Partitions::all || variant == kPositionsVariant)
             return partition_support(info_, variant, options);
+        // A fast search runs only through its row of the table of search kernels (search_kernels.cpp).
+        if (p.search != SearchMethod::full && find_search_launcher(p.search) == nullptr)
+            return search_kernel_support(info_.name, p.search, false);
         if (!uses_records(p)) return full_search_chains_only(info_, options);
         // SPEC §8's rate term, predictors and centre, §10's quarter-pel: the fast variants' kernels
         // (rate_fast.hpp, qpel_refine.hpp).

@@ -30,7 +30,10 @@
 #include "qpel_refine.hpp"
 #include "rate_fast.hpp"
 #include "xme/accounting.hpp"
+#include "xme/backend.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
+#include "xme/operations.hpp"
 #include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
 
@@ -84,7 +87,7 @@ public:
               make_layout(config.options.width, config.options.height, params_.block_size, params_.range)),
           frames_(layout_,
                   FrameExtras{uses_expanded(config.variant), config.variant == Variant::fast_texture,
-                              config.texture_alignment, params_.search == SearchMethod::ehds},
+                              config.texture_alignment, has(chain_needs(params_), Need::mean_pyramid)},
                   site_) {
         blocks_x_ = blocks_across(config.options.width, params_.block_size);
         blocks_y_ = blocks_across(config.options.height, params_.block_size);
@@ -302,7 +305,7 @@ private:
         for (std::size_t u = 0; u < uploads.size(); ++u) {
             check_launch(launch_pad_frame(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
                          "pad_frame_kernel<<<>>>", site);
-            if (params_.search == SearchMethod::ehds) {
+            if (has(chain_needs(params_), Need::mean_pyramid)) {
                 check_launch(
                     launch_mean_pyramid(s.raw[u], layout_, frames_.frame(uploads[u].slot), compute_.get()),
                     "mean_pyramid_kernel<<<>>>", site);
@@ -444,8 +447,11 @@ private:
                 site);
         }
         if (params_.search != SearchMethod::full) {
-            check_launch(launch_fast_search(job, fast_search_of(params_.search), refinement, compute_.get()),
-                         "fast_search_kernel<<<>>>", site);
+            // CudaDevice::supports refused a search without a walk before the session opened.
+            const SearchLauncher* launch = find_search_launcher(params_.search);
+            if (launch == nullptr)
+                require_supported(search_kernel_support(config_.device_name, params_.search, false));
+            check_launch((*launch)(job, refinement, compute_.get()), "fast_search_kernel<<<>>>", site);
             return RateResult::records;
         }
         const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
@@ -480,19 +486,6 @@ private:
             check_launch(launch_hpel_exact(job, compute_.get()), "hpel_exact_kernel<<<>>>", site);
         }
         return RateResult::records;
-    }
-
-    static FastSearch fast_search_of(SearchMethod search) {
-        switch (search) {
-            case SearchMethod::hexagon:
-                return FastSearch::hexagon;
-            case SearchMethod::test_zone:
-                return FastSearch::test_zone;
-            case SearchMethod::ehds:
-                return FastSearch::ehds;
-            default:
-                return FastSearch::diamond;
-        }
     }
 
     static void check_launch(cudaError_t error, const char* kernel, const CallSite& site) {

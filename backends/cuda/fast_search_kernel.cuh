@@ -4,21 +4,17 @@
 // a step's candidates are costed side by side, one lane group each. The walk is the reference's step for
 // step, so vectors, costs and evaluated counts are identical. The refinement (§4 or §10) follows in the
 // same warp. The spatial predictor turns the grid into a wavefront: one warp per row of blocks, two
-// blocks behind the row above (rate_search_block.cu says why no deadlock). Each walk's launcher lives in
-// its own .cu (fast_search_warp.cu: dia and hex; tz_search_warp.cu; ehds_search_warp.cu), so that they
-// compile in parallel.
+// blocks behind the row above (rate_search_block.cu says why no deadlock). Each search's walk is
+// searches/IDENTIFIER.cuh; CMake makes one .cu of each (XME_CUDA_SEARCH_LAUNCHER), so that they compile
+// in parallel, and the table of search kernels (search_kernels.cpp) lists their launchers.
 #pragma once
 
-#include "ehds_walk.cuh"
+#include "fast_walk.cuh"
 #include "hpel_common.cuh"
 #include "qpel_refine.cuh"
 #include "rate_fast.hpp"
-#include "tz_walk.cuh"
 
 namespace xme::cuda {
-
-enum class Walk { dia_hex, tz, ehds };
-
 namespace fast_search {
 
 constexpr int kWarps = 4;  // warps per CUDA block
@@ -48,8 +44,8 @@ __device__ MotionRecord warp_half_pel(const SearchJob& job, int lane, int x, int
     return best_rate_position(job, x, y, cx, cy, sums, p, integer.candidates);
 }
 
-template <int B, Refinement R, Walk W>
-__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p, bool hexagon) {
+template <int B, Refinement R, class W>
+__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p) {
     const int x = bx * B;
     const int y = by * B;
     __shared__ std::uint32_t current[kWarps][32 * 32 / 4];
@@ -65,10 +61,7 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
     const Vector c = job.rate.centre_on_predictor ? Vector{round_quarter(p.x), round_quarter(p.y)} : Vector{};
     walk::Tracker<qpel::DeviceWarp, walk::BlockCost<B>> t{
         warp, cost, walk::block_bounds(job, x, y, c), job.rate.lambda, p, RateKey{}, Vector{}, 0};
-    std::uint32_t above = 0;  // ehds: the candidates of its levels 2 and 1
-    if constexpr (W == Walk::dia_hex) walk::dia_hex_walk(t, hexagon);
-    if constexpr (W == Walk::tz) walk::tz_walk(t);
-    if constexpr (W == Walk::ehds) above = walk::ehds_walk(warp, t, job, x, y);
+    const std::uint32_t above = W::run(warp, t, job, x, y);  // ehds: the candidates of its levels 2 and 1
     const MotionRecord integer{static_cast<std::int16_t>(4 * t.best_pel.x),
                                static_cast<std::int16_t>(4 * t.best_pel.y), t.best.cost, t.evaluated + above};
     if constexpr (R == Refinement::half) return warp_half_pel<B>(job, lane, x, y, integer, p);
@@ -79,16 +72,15 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
 
 // The refinement is a template argument: a chain without the quarter-pel refinement then has none of
 // its registers or shared scratch (80 registers and 17 KB per CUDA block held hex to 37.5% occupancy).
-template <int B, Refinement R, Walk W>
-__global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job, bool hexagon) {
+template <int B, Refinement R, class W>
+__global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job) {
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int warp = static_cast<int>(threadIdx.x) / 32;
     if (!job.rate.spatial) {
         const int block = static_cast<int>(blockIdx.x) * kWarps + warp;
         if (block >= job.blocks_x * job.blocks_y) return;  // the whole warp leaves together
-        const MotionRecord record =
-            search_block<B, R, W>(job, lane, block % job.blocks_x, block / job.blocks_x,
-                                  temporal_predictor(job.rate, block), hexagon);
+        const MotionRecord record = search_block<B, R, W>(
+            job, lane, block % job.blocks_x, block / job.blocks_x, temporal_predictor(job.rate, block));
         if (lane == 0) job.records[block] = record;
         return;
     }
@@ -100,48 +92,59 @@ __global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job,
         if (lane == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
         __syncwarp();
         const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
-        const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p, hexagon);
+        const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p);
         if (lane == 0) publish_final(job, bx, by, record);
         __syncwarp();
     }
 }
 
-template <int B, Walk W>
-cudaError_t launch_sized(const SearchJob& job, bool hexagon, Refinement refinement, unsigned grid,
-                         cudaStream_t stream) {
+template <int B, class W>
+cudaError_t launch_sized(const SearchJob& job, Refinement refinement, unsigned grid, cudaStream_t stream) {
     switch (refinement) {
         case Refinement::none:
-            fast_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            fast_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::half:
-            fast_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            fast_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::quarter:
-            fast_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job, hexagon);
+            fast_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
     }
     return cudaGetLastError();
 }
 
-// Every block size of walk W (ehds: 8 and up, as SearchParams requires).
-template <Walk W>
-cudaError_t launch_walk(const SearchJob& job, bool hexagon, Refinement refinement, cudaStream_t stream) {
+// Every block size of search S's walk from its smallest (search_methods.def's min_block, which
+// SearchParams::validate requires).
+template <SearchMethod S>
+cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
+    using W = walk::Walk<S>;
     const int units = job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y;
     const auto grid = static_cast<unsigned>((units + kWarps - 1) / kWarps);
     switch (job.block_size) {
         case 4:
-            if constexpr (W == Walk::ehds)
+            if constexpr (min_block_size(S) > 4)
                 return cudaErrorInvalidValue;
             else
-                return launch_sized<4, W>(job, hexagon, refinement, grid, stream);
+                return launch_sized<4, W>(job, refinement, grid, stream);
         case 8:
-            return launch_sized<8, W>(job, hexagon, refinement, grid, stream);
+            return launch_sized<8, W>(job, refinement, grid, stream);
         case 16:
-            return launch_sized<16, W>(job, hexagon, refinement, grid, stream);
+            return launch_sized<16, W>(job, refinement, grid, stream);
         default:
-            return launch_sized<32, W>(job, hexagon, refinement, grid, stream);
+            return launch_sized<32, W>(job, refinement, grid, stream);
     }
 }
 
 }  // namespace fast_search
 }  // namespace xme::cuda
+
+// The launcher of searches/IDENTIFIER.cuh's walk, which the table of search kernels lists
+// (search_kernels.cpp); one generated .cu per search expands it.
+#define XME_CUDA_SEARCH_LAUNCHER(identifier)                                                \
+    namespace xme::cuda {                                                                   \
+    cudaError_t launch_search_##identifier(const SearchJob& job, Refinement refinement,     \
+                                           cudaStream_t stream) {                           \
+        return fast_search::launch_walk<SearchMethod::identifier>(job, refinement, stream); \
+    }                                                                                       \
+    }

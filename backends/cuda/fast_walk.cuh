@@ -3,11 +3,12 @@
 // side (one lane group each, the group's lanes over the block's pixels), and the steps the searches
 // share (§11's start, the small diamond, the 8 neighbours). __host__ __device__ and generic in the warp
 // (lane(), shfl_xor(), count(): qpel::DeviceWarp on the device, 32 fibers in walk_emulation_test.cpp),
-// so that the walks run on the host against the reference. dia and hex live here; tz_walk.cuh and
-// ehds_walk.cuh build on them; fast_search_kernel.cuh runs them.
+// so that the walks run on the host against the reference. searches/ has each search's
+// walk, one file per search; fast_search_kernel.cuh runs them.
 #pragma once
 
 #include "rate_key.cuh"
+#include "xme/params.hpp"
 
 namespace xme::cuda::walk {
 
@@ -239,17 +240,11 @@ XME_QPEL_HD void square_neighbours(T& t) {
     t.step(8, Square{t.best_pel});
 }
 
-template <class T>
-XME_QPEL_HD void dia_hex_walk(T& t, bool hexagon) {
-    start(t);
-    if (!hexagon) {
-        small_diamond(t, t.bounds.range);
-        return;
-    }
-    for (int moves = 0; moves < t.bounds.range; ++moves) {
-        if (!t.step(6, Hexagon{t.best_pel})) break;
-    }
-    square_neighbours(t);
-}
+// A search's walk (searches/IDENTIFIER.cuh specialises it for its search of xme/search_methods.def):
+// `template <class Warp, class T> static std::uint32_t run(Warp&, T& t, const SearchJob&, int x, int y)`
+// walks level 0's tracker t of the block at (x, y) and returns the candidates it evaluated elsewhere
+// (ehds's upper levels), which count alike with t's.
+template <SearchMethod S>
+struct Walk;
 
 }  // namespace xme::cuda::walk

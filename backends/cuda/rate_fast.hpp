@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "kernels.hpp"
+#include "xme/params.hpp"
 
 namespace xme::cuda {
 
@@ -39,10 +40,9 @@ enum class Refinement { none, half, quarter };
 cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
 // SPEC §11's fast searches with the refinement, one warp per block (fast_search_kernel.cuh), writing
 // job.records; spatial jobs need job.rate.wavefront zeroed; ehds needs job.pyramid (launch_mean_pyramid).
-enum class FastSearch { diamond, hexagon, test_zone, ehds };
-cudaError_t launch_fast_search(const SearchJob& job, FastSearch search, Refinement refinement,
-                               cudaStream_t stream);
-cudaError_t launch_fast_search_tz(const SearchJob& job, Refinement refinement, cudaStream_t stream);
-cudaError_t launch_fast_search_ehds(const SearchJob& job, Refinement refinement, cudaStream_t stream);
+// The launcher of each search's walk, from the table of search kernels (search_kernels.cpp); null for a
+// search this backend has no walk for.
+using SearchLauncher = cudaError_t (*)(const SearchJob& job, Refinement refinement, cudaStream_t stream);
+[[nodiscard]] const SearchLauncher* find_search_launcher(SearchMethod search);
 
 }  // namespace xme::cuda

@@ -1,5 +1,5 @@
-// Checks SPEC §11's fast searches as the CUDA kernel walks them (fast_walk.cuh, tz_walk.cuh,
-// ehds_walk.cuh) against the reference (engine/src/reference/*_search.cpp) on the host, without a GPU:
+// Checks SPEC §11's fast searches as the CUDA kernel walks them (fast_walk.cuh, every walk of searches/)
+// against the reference (engine/src/reference/searches/) on the host, without a GPU:
 // 32 fibers run the device code as one warp (emulation_support.hpp), on frames padded and expanded as
 // on the device, with ehds's pyramid built by the device's per-pixel code (mean_pyramid.cuh, itself
 // compared with the reference's mean_downsample). Random frames of several kinds (noise, clipping
@@ -8,6 +8,7 @@
 // printed: `xme_cuda_walk_emulation [CLIP [SEED]]` reruns one. What this cannot check: that vabsdiff4 and
 // __ldg compute what their host stand-ins do, the device's scheduling, and the refinements (which the
 // conformance suite checks on the GPU). Exits 0 when every result equals the reference's bit for bit.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,10 +16,9 @@
 #include <optional>
 #include <string>
 
-#include "ehds_walk.cuh"
+#include "cuda_search_walks.hpp"
 #include "emulation_support.hpp"
 #include "mean_pyramid.cuh"
-#include "tz_walk.cuh"
 #include "xme/reference_ops.hpp"
 
 namespace {
@@ -27,8 +27,26 @@ using namespace xme::cuda;
 using namespace xme::cuda::emulation;
 namespace ref = xme::reference;
 
-enum class Algo { dia, hex, tz, ehds };
-const char* const kNames[] = {"dia", "hex", "tz", "ehds"};
+// Every search with a walk in searches/ (the CUDA table of search kernels' rows).
+constexpr xme::SearchMethod kWalks[] = {
+#define XME_SEARCH_KERNEL(identifier) xme::SearchMethod::identifier,
+#include "cuda_search_kernels.inc"
+#undef XME_SEARCH_KERNEL
+};
+constexpr std::size_t kWalkCount = sizeof(kWalks) / sizeof(kWalks[0]);
+
+template <class Warp, class T>
+std::uint32_t run_walk(xme::SearchMethod search, Warp& warp, T& t, const SearchJob& job, int x, int y) {
+    switch (search) {
+#define XME_SEARCH_KERNEL(identifier)   \
+    case xme::SearchMethod::identifier: \
+        return walk::Walk<xme::SearchMethod::identifier>::run(warp, t, job, x, y);
+#include "cuda_search_kernels.inc"
+#undef XME_SEARCH_KERNEL
+        default:
+            std::abort();
+    }
+}
 
 // ehds's levels as the device builds them, from the raw frame.
 struct DevicePyramid {
@@ -79,7 +97,7 @@ std::unique_ptr<Pair> make_pair(xme::Plane reference, xme::Plane current, int bl
 
 struct Case {
     const Pair* pair;
-    Algo algo;
+    xme::SearchMethod search;
     SearchJob job;
     int bx, by;
     Vector p;
@@ -103,19 +121,7 @@ MotionRecord walk_block(Warp& warp, std::uint32_t* words, const Case& c) {
         c.job.rate.centre_on_predictor ? Vector{round_quarter(c.p.x), round_quarter(c.p.y)} : Vector{};
     walk::Tracker<Warp, walk::BlockCost<B>> t{
         warp, cost, walk::block_bounds(c.job, x, y, centre), c.job.rate.lambda, c.p, RateKey{}, Vector{}, 0};
-    std::uint32_t above = 0;
-    switch (c.algo) {
-        case Algo::dia:
-        case Algo::hex:
-            walk::dia_hex_walk(t, c.algo == Algo::hex);
-            break;
-        case Algo::tz:
-            walk::tz_walk(t);
-            break;
-        case Algo::ehds:
-            above = walk::ehds_walk(warp, t, c.job, x, y);
-            break;
-    }
+    const std::uint32_t above = run_walk(c.search, warp, t, c.job, x, y);
     return {static_cast<std::int16_t>(4 * t.best_pel.x), static_cast<std::int16_t>(4 * t.best_pel.y),
             t.best.cost, t.evaluated + above};
 }
@@ -145,11 +151,11 @@ int run_cases(const std::vector<Case>& cases) {
                     "%s B=%d frame %dx%d block (%d,%d) %s range %d lambda %d p (%d,%d)%s: got (%d,%d) J %u n "
                     "%u, "
                     "reference (%d,%d) J %llu n %u\n",
-                    kNames[static_cast<int>(c.algo)], B, c.job.layout.width, c.job.layout.height, c.bx, c.by,
-                    c.job.restrict_border ? "restrict" : "pad", c.job.range, c.job.rate.lambda, c.p.x, c.p.y,
-                    c.job.rate.centre_on_predictor ? " centred" : "", r.mv_x, r.mv_y, r.cost, r.candidates,
-                    c.expected.mv.x, c.expected.mv.y, static_cast<unsigned long long>(c.expected.cost),
-                    c.expected.candidates);
+                    std::string(to_string(c.search)).c_str(), B, c.job.layout.width, c.job.layout.height,
+                    c.bx, c.by, c.job.restrict_border ? "restrict" : "pad", c.job.range, c.job.rate.lambda,
+                    c.p.x, c.p.y, c.job.rate.centre_on_predictor ? " centred" : "", r.mv_x, r.mv_y, r.cost,
+                    r.candidates, c.expected.mv.x, c.expected.mv.y,
+                    static_cast<unsigned long long>(c.expected.cost), c.expected.candidates);
             }
             break;
         }
@@ -184,10 +190,11 @@ void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt199
         }
         for (int by = 0; by < job.blocks_y; ++by) {
             for (int bx = 0; bx < job.blocks_x; ++bx) {
-                Case c{&pair, Algo{}, job, bx, by, {}, {}};
-                // Mostly tz and ehds (ehds needs B >= 8, SearchParams says), some dia and hex.
-                const int pick = std::uniform_int_distribution<int>(0, 5)(rng);
-                c.algo = pick < 2 ? static_cast<Algo>(pick) : pick < 4 || B < 8 ? Algo::tz : Algo::ehds;
+                Case c{&pair, {}, job, bx, by, {}, {}};
+                // Any walk defined for this block size (search_methods.def's min_block).
+                do {
+                    c.search = kWalks[std::uniform_int_distribution<std::size_t>(0, kWalkCount - 1)(rng)];
+                } while (xme::min_block_size(c.search) > B);
                 const int l_kind = std::uniform_int_distribution<int>(0, 3)(rng);
                 c.job.rate.lambda = l_kind == 0   ? 0
                                     : l_kind == 1 ? 4
@@ -216,21 +223,9 @@ void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt199
                     c.job.rate.lambda,
                     {c.p.x, c.p.y},
                     {centre.x, centre.y}};
-                switch (c.algo) {
-                    case Algo::dia:
-                        c.expected = ref::diamond_search(search);
-                        break;
-                    case Algo::hex:
-                        c.expected = ref::hexagon_search(search);
-                        break;
-                    case Algo::tz:
-                        c.expected = ref::tz_search(search);
-                        break;
-                    case Algo::ehds:
-                        c.expected = ref::ehds_search(search, pair.l1r.view(), pair.l1c.view(),
-                                                      pair.l2r.view(), pair.l2c.view());
-                        break;
-                }
+                const ref::SearchSurroundings surroundings{pair.l1r.view(), pair.l1c.view(), pair.l2r.view(),
+                                                           pair.l2c.view()};
+                c.expected = ref::integer_search(c.search, search, surroundings);
                 cases.push_back(c);
             }
         }
@@ -266,11 +261,15 @@ int check_block_size(std::mt19937& rng, int frames, const std::string& clip) {
         add_cases<B>(cases, pair, range, rng);
     }
     const int mismatches = run_cases<B>(cases);
-    int per_algo[4] = {};
-    for (const Case& c : cases) ++per_algo[static_cast<int>(c.algo)];
-    std::printf(
-        "B=%d: %zu blocks (dia %d, hex %d, tz %d, ehds %d), %d mismatches, %d pyramid planes differ\n", B,
-        cases.size(), per_algo[0], per_algo[1], per_algo[2], per_algo[3], mismatches, pyramid_mismatches);
+    std::string per_walk;
+    for (const xme::SearchMethod search : kWalks) {
+        const auto count =
+            std::count_if(cases.begin(), cases.end(), [&](const Case& c) { return c.search == search; });
+        per_walk +=
+            (per_walk.empty() ? "" : ", ") + std::string(to_string(search)) + " " + std::to_string(count);
+    }
+    std::printf("B=%d: %zu blocks (%s), %d mismatches, %d pyramid planes differ\n", B, cases.size(),
+                per_walk.c_str(), mismatches, pyramid_mismatches);
     return mismatches + pyramid_mismatches;
 }
 

@@ -256,7 +256,7 @@ private:
         qpel_params_.restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
         qpel_params_.refine = 2;
         qpel_params_.lambda = options.params.lambda;
-        qpel_ = &context.pipeline(shaders::rate_search, {{"BLOCK", options.params.block_size}, {"WALK", 3}},
+        qpel_ = &context.pipeline(shaders::rate_search, {{"BLOCK", options.params.block_size}, {"SEARCH", search_given}},
                                   push_constant_layout<RateSearchParams>());
         qpel_sets_ = std::make_unique<DescriptorSets>(context, *qpel_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();

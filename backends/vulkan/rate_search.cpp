@@ -1,7 +1,7 @@
 // SPEC §8 on the "fast" variant: rate_search.comp, one workgroup per block, for every chain of fs and
 // fs+hpel with a rate term, a predictor or a window centred on the predictor, every +qpel chain (§10)
-// and dia, hex, ehds and tz (§11), alone or refined; ehds first builds the mean pyramid of each frame
-// uploaded (mean_pyramid.cpp). The spatial predictor
+// and every search of shaders/searches/ (§11), alone or refined; a search that needs the mean pyramid
+// (ehds) first builds it for each frame uploaded (mean_pyramid.cpp). The spatial predictor
 // runs as a wavefront, one dispatch per step of blocks with bx + 2 by = step, so that a block's left,
 // top, top-right and top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
 #include <algorithm>
@@ -11,27 +11,10 @@
 #include "rate_search_spv.hpp"
 #include "search_plan.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 
 namespace xme::vulkan {
 namespace {
-
-// rate_search.comp's WALK: the integer search.
-int walk_constant(SearchMethod search) {
-    switch (search) {
-        case SearchMethod::full:
-            return 0;
-        case SearchMethod::diamond:
-            return 1;
-        case SearchMethod::hexagon:
-            return 2;
-        case SearchMethod::ehds:
-            return 4;
-        case SearchMethod::test_zone:
-            return 5;
-    }
-    throw Error(ErrorKind::invalid_argument,
-                "rate_search.comp has no integer search " + std::string(to_string(search)));
-}
 
 class RateSearchPlan final : public SearchPlan {
 public:
@@ -61,9 +44,10 @@ public:
                             : p.predictor == Predictor::spatial ? 2
                                                                 : 0;
         params_.centre_on_predictor = p.centre == WindowCentre::predictor ? 1 : 0;
-        if (p.search == SearchMethod::ehds) pyramids_.emplace(resources);
-        pipeline_ = &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"WALK", walk_constant(p.search)}},
-                                      push_constant_layout<RateSearchParams>());
+        if (has(chain_needs(p), Need::mean_pyramid)) pyramids_.emplace(resources);
+        pipeline_ =
+            &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"SEARCH", search_constant(p.search)}},
+                              push_constant_layout<RateSearchParams>());
         sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
         // The shader never reads Previous without the temporal predictor, nor the pyramids without ehds;

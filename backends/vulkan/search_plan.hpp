@@ -91,6 +91,14 @@ public:
 // `readbacks` host buffers, one per submission in flight; `strip` candidates per invocation (1..8).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_partition_plan(const SessionResources& resources,
                                                               std::size_t readbacks, int strip);
+// rate_search.comp's SEARCH constant for `search`: its code in xme/search_methods.def, when the backend's
+// table of search kernels (search_kernels.cpp) has its shader (shaders/searches/); throws
+// Error(unsupported) otherwise (VulkanDevice::supports refuses it first).
+[[nodiscard]] int search_constant(SearchMethod search);
+[[nodiscard]] bool has_search_kernel(SearchMethod search);
+// rate_search.comp's SEARCH_GIVEN: the fast kernel found the integer vector; the shader refines it.
+inline constexpr int search_given = -1;
+
 // Whether these options use one of SPEC §8's settings.
 [[nodiscard]] inline bool uses_rate_search(const SearchParams& params) {
     return params.lambda > 0 || params.predictor != Predictor::none || params.centre != WindowCentre::zero;

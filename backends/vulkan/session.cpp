@@ -6,6 +6,7 @@
 
 #include "xme/accounting.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 #include "xme/result_guard.hpp"
 
 namespace xme::vulkan {
@@ -69,7 +70,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                       MemoryUse::device, "the block results");
     SessionResources resources{context, options_, frames_, results_};
     block_search_ = variant != "legacy" && uses_block_search(options.params);
-    temporal_ = variant != "legacy" && options.params.predictor == Predictor::temporal;
+    temporal_ = variant != "legacy" && needs_previous_field(options.params);
     if (block_search_) {
         candidates_ =
             Buffer(context, blocks * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,

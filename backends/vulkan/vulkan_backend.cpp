@@ -17,6 +17,7 @@
 #include "search_plan.hpp"
 #include "session.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
 
 namespace xme {
 namespace vulkan {
@@ -47,6 +48,9 @@ public:
     // searches in the fast variant only (rate_search.comp, or the strip kernel's rate key); legacy is SPEC
     // §5's distortion-only design.
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
+        // A search without a shader in shaders/searches/ runs on no variant.
+        if (!has_search_kernel(options.params.search))
+            return search_kernel_support(info_.name, options.params.search, false);
         const bool legacy = options.variant == "legacy";
         const int b = options.params.block_size;
         if (legacy) {
@@ -58,8 +62,8 @@ public:
             return full_search_chains_only(info_, options, static_cast<std::uint32_t>(filter_error_ * b * b),
                                            "fast");
         }
-        // The fast variant: every search (fs, dia, hex, ehds, tz), alone, +hpel or +qpel, with every SPEC §8
-        // setting; and the partitions (gpu_partition_support).
+        // The fast variant: every search of its table (shaders/searches/), alone, +hpel or +qpel, with every
+        // SPEC §8 setting; and the partitions (gpu_partition_support).
         if (options.params.partitions != Partitions::all) return Support::yes();
         return gpu_partition_support(info_.name, options.params);
     }

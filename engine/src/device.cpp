@@ -4,7 +4,9 @@
 
 #include "xme/backend.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
 #include "xme/macroblock.hpp"
+#include "xme/operations.hpp"
 #include "xme/partition_keys.hpp"
 
 namespace xme {
@@ -24,6 +26,15 @@ PairResult SynchronousSession::receive() {
     PairResult result = std::move(done_.front());
     done_.pop_front();
     return result;
+}
+
+Support search_kernel_support(const std::string& device, SearchMethod search, bool has_kernel) {
+    if (has_kernel) return Support::yes();
+    const StageDescription& row = describe(search);
+    return Support::no(
+        device + " has no kernel for the " + std::string(row.name) + " search (SPEC " +
+        std::string(row.spec) + ": " + std::string(row.summary) +
+        "): this backend does not implement it; 'xme devices' lists the searches each device runs");
 }
 
 Support full_search_chains_only(const DeviceInfo& device, const SessionOptions& options,

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 
 namespace xme {
 namespace {
@@ -14,11 +15,6 @@ template <class Enum, std::size_t N>
 using Names = std::array<std::pair<Enum, std::string_view>, N>;
 
 constexpr Names<BorderMode, 2> border_names{{{BorderMode::pad, "pad"}, {BorderMode::restrict, "restrict"}}};
-constexpr Names<SearchMethod, 5> search_names{{{SearchMethod::full, "fs"},
-                                               {SearchMethod::diamond, "dia"},
-                                               {SearchMethod::hexagon, "hex"},
-                                               {SearchMethod::ehds, "ehds"},
-                                               {SearchMethod::test_zone, "tz"}}};
 constexpr Names<Subpel, 3> subpel_names{
     {{Subpel::none, "none"}, {Subpel::hpel, "hpel"}, {Subpel::qpel, "qpel"}}};
 constexpr Names<Partitions, 2> partitions_names{{{Partitions::none, "none"}, {Partitions::all, "all"}}};
@@ -81,9 +77,11 @@ void SearchParams::validate() const {
             "partitions (SPEC §9) are refined with the quarter-pel of SPEC §10, not the bilinear half-pel "
             "of §4: use --subpel qpel or none with --partitions all");
     }
-    // SPEC §11: the pyramid's top level searches blocks of B/4.
-    require(search != SearchMethod::ehds || block_size >= 8,
-            "ehds searches blocks of B/2 and B/4 on its pyramid (SPEC §11): use a block size of 8 or more");
+    const StageDescription& method = describe(search);
+    require(block_size >= method.min_block_size,
+            std::string(method.name) + " is defined for blocks of " + std::to_string(method.min_block_size) +
+                " and more (SPEC " + std::string(method.spec) + ", " + std::string(method.summary) +
+                "): use a block size of " + std::to_string(method.min_block_size) + " or more");
 }
 
 std::string chain_name(const SearchParams& params) {
@@ -119,14 +117,26 @@ void apply_chain_name(SearchParams& params, std::string_view name) {
 }
 
 BorderMode parse_border_mode(std::string_view name) { return parse(border_names, name, "border mode"); }
-SearchMethod parse_search_method(std::string_view name) { return parse(search_names, name, "search"); }
+SearchMethod parse_search_method(std::string_view name) {
+    for (const StageDescription& row : stage_table()) {
+        if (row.kind == StageKind::integer_search && row.name == name)
+            return static_cast<SearchMethod>(row.code);
+    }
+    throw Error(ErrorKind::invalid_argument,
+                "unknown search '" + std::string(name) + "': use " + stage_names(StageKind::integer_search));
+}
 Subpel parse_subpel(std::string_view name) { return parse(subpel_names, name, "sub-pel refinement"); }
 Partitions parse_partitions(std::string_view name) { return parse(partitions_names, name, "partitions"); }
 Predictor parse_predictor(std::string_view name) { return parse(predictor_names, name, "predictor"); }
 WindowCentre parse_window_centre(std::string_view name) { return parse(centre_names, name, "window centre"); }
 
 std::string_view to_string(BorderMode border) { return name_of(border_names, border); }
-std::string_view to_string(SearchMethod search) { return name_of(search_names, search); }
+std::string_view to_string(SearchMethod search) {
+    for (const StageDescription& row : stage_table()) {
+        if (row.kind == StageKind::integer_search && row.code == static_cast<int>(search)) return row.name;
+    }
+    return "?";
+}
 std::string_view to_string(Subpel subpel) { return name_of(subpel_names, subpel); }
 std::string_view to_string(Partitions partitions) { return name_of(partitions_names, partitions); }
 std::string_view to_string(Predictor predictor) { return name_of(predictor_names, predictor); }

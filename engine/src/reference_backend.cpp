@@ -6,7 +6,9 @@
 
 #include "xme/dct.hpp"
 #include "xme/error.hpp"
+#include "xme/kernel_table.hpp"
 #include "xme/reference.hpp"
+#include "xme/reference_ops.hpp"
 
 namespace xme {
 namespace {
@@ -49,10 +51,15 @@ private:
 class ReferenceDevice final : public Device {
 public:
     [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-    // The reference defines every chain.
-    [[nodiscard]] Support supports(const SessionOptions&) const override { return Support::yes(); }
+    // The reference defines every chain of the searches it has a kernel for (every row of
+    // search_methods.def).
+    [[nodiscard]] Support supports(const SessionOptions& options) const override {
+        return search_kernel_support(info_.name, options.params.search,
+                                     reference::has_search_kernel(options.params.search));
+    }
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {
         static_cast<void>(checked_variant(info_, options));
+        require_supported(supports(options));
         return std::make_unique<ReferenceSession>(options);
     }
     // SPEC §13's transforms are defined by the reference's arithmetic.

@@ -8,6 +8,7 @@
 
 #include "scheduler_state.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 
 namespace xme {
 namespace {
@@ -103,9 +104,9 @@ bool Scheduler::Shared::worth_taking(std::size_t device) const {
 
 bool Scheduler::Shared::leaves_to_unmeasured(std::size_t device, std::int64_t pair) const {
     if (queues.size() != 1 || rates[device] == 0) return false;
-    // With the temporal predictor only a pair any device may start: another would not take the rest of
+    // With the previous field read (SPEC §8's temporal predictor) only a pair any device may start: another would not take the rest of
     // this device's segment, and the pair would wait.
-    const bool anyone_may_start = options.session.params.predictor != Predictor::temporal ||
+    const bool anyone_may_start = !needs_previous_field(options.session.params) ||
                                   segment_start(pair) || temporal_fields.contains(pair - 1);
     if (!anyone_may_start) return false;
     for (std::size_t d = 0; d < rates.size(); ++d) {
@@ -136,7 +137,7 @@ bool Scheduler::Shared::segment_start(std::int64_t pair) const {
 std::optional<std::size_t> Scheduler::Shared::next_for(std::size_t device, std::int64_t last_submitted) {
     const auto& queue = queue_of(device);
     if (queue.empty() || queue.front() > last_wanted) return std::nullopt;
-    if (options.session.params.predictor != Predictor::temporal || queues.size() != 1) return 0;
+    if (!needs_previous_field(options.session.params) || queues.size() != 1) return 0;
     for (std::size_t i = 0; i < queue.size() && queue[i] <= last_wanted; ++i) {
         if (has_previous(queue[i], last_submitted)) return i;
     }
@@ -144,7 +145,7 @@ std::optional<std::size_t> Scheduler::Shared::next_for(std::size_t device, std::
 }
 
 bool Scheduler::Shared::has_previous(std::int64_t pair, std::int64_t last_submitted) const {
-    return options.session.params.predictor != Predictor::temporal || segment_start(pair) ||
+    return !needs_previous_field(options.session.params) || segment_start(pair) ||
            pair - 1 == last_submitted || temporal_fields.contains(pair - 1);
 }
 
@@ -269,7 +270,7 @@ void Scheduler::work(std::size_t index, Shared& shared) {
         if (late) {
             ++stats.pairs_discarded;
         } else if (shared.options.policy == Policy::split &&
-                   shared.options.session.params.predictor == Predictor::temporal) {
+                   needs_previous_field(shared.options.session.params)) {
             // Kept until every pair of the read-ahead is past it: fields are small next to frames.
             shared.temporal_fields[held.pair] = std::make_shared<const MotionField>(result.field);
             shared.temporal_fields.erase(shared.temporal_fields.begin(),

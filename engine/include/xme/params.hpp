@@ -13,14 +13,26 @@ enum class BorderMode {
     restrict,  // candidate block must lie inside the padded frame
 };
 
-// The integer search (SPEC §3, §8, §11).
+// The integer search (SPEC §3, §8, §11): one enumerator per row of search_methods.def, whose rows also
+// give each its name, SPEC section and needs (xme/operations.hpp).
 enum class SearchMethod {
-    full,       // "fs": exhaustive over the window
-    diamond,    // "dia": small diamond
-    hexagon,    // "hex": hexagon, then the 8 neighbours
-    ehds,       // "ehds": hierarchical diamond on a mean pyramid (003)
-    test_zone,  // "tz": HEVC's TZSearch
+#define XME_SEARCH(identifier, code, name, spec, needs, min_block, summary) identifier = code,
+#include "xme/search_methods.def"
+#undef XME_SEARCH
 };
+
+// The smallest block size a search is defined for (search_methods.def's min_block), for code that cannot
+// read the table of operations (device code).
+[[nodiscard]] constexpr int min_block_size(SearchMethod search) {
+    switch (search) {
+#define XME_SEARCH(identifier, code, name, spec, needs, min_block, summary) \
+    case SearchMethod::identifier:                                          \
+        return min_block;
+#include "xme/search_methods.def"
+#undef XME_SEARCH
+    }
+    return 4;
+}
 
 // The sub-pel refinement after the integer search.
 enum class Subpel {

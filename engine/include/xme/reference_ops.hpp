@@ -35,6 +35,13 @@ struct BlockSearch {
     void validate() const;
 };
 
+// What a block's search reads besides its two frames (xme/operations.hpp's Need), prepared by
+// reference::estimate for the searches whose row needs it.
+struct SearchSurroundings {
+    // Need::mean_pyramid (SPEC §11 ehds): levels 1 and 2 of both frames (mean_downsample).
+    PlaneView level1_reference, level1_current, level2_reference, level2_current;
+};
+
 struct BlockResult {
     MotionVector mv;               // quarter pel
     std::uint64_t cost = 0;        // J = distortion + lambda * R(mv - p)
@@ -104,5 +111,13 @@ struct BlockResult {
                                       PlaneView level1_current, PlaneView level2_reference,
                                       PlaneView level2_current);
 [[nodiscard]] BlockResult tz_search(const BlockSearch& search);
+
+// SPEC §11's search `search` of one block through the reference's table of search kernels (one file per
+// search, engine/src/reference/searches/); throws Error(unsupported) for a search it has no kernel for.
+[[nodiscard]] BlockResult integer_search(SearchMethod search, const BlockSearch& block,
+                                         const SearchSurroundings& surroundings);
+// Whether the reference has a kernel for `search` (every search of search_methods.def; not one added at
+// run time).
+[[nodiscard]] bool has_search_kernel(SearchMethod search);
 
 }  // namespace xme::reference

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 #include "xme/partitions.hpp"
 #include "xme/reference.hpp"
 #include "xme/reference_ops.hpp"
@@ -40,24 +41,6 @@ MotionVector predictor_of(const SearchParams& params, const MotionField* previou
             return spatial_predictor(finals, blocks_x, blocks_y, bx, by);
     }
     return {};
-}
-
-BlockResult integer_search(const SearchParams& params, const BlockSearch& search,
-                           const std::optional<Pyramid>& pyramid) {
-    switch (params.search) {
-        case SearchMethod::full:
-            return full_search(search);
-        case SearchMethod::diamond:
-            return diamond_search(search);
-        case SearchMethod::hexagon:
-            return hexagon_search(search);
-        case SearchMethod::ehds:
-            return ehds_search(search, pyramid->level1_reference.view(), pyramid->level1_current.view(),
-                               pyramid->level2_reference.view(), pyramid->level2_current.view());
-        case SearchMethod::test_zone:
-            return tz_search(search);
-    }
-    throw Error(ErrorKind::invalid_argument, "unknown search method");
 }
 
 BlockResult refinement(const SearchParams& params, const BlockSearch& search, const BlockResult& integer) {
@@ -120,13 +103,18 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
     params.validate();
     const int b = params.block_size;
     MotionField field(current.width, current.height, b, cost_kind_of(params));
-    if (params.predictor != Predictor::temporal) previous = nullptr;  // read by the temporal predictor only
+    if (!needs_previous_field(params)) previous = nullptr;
     if (previous != nullptr &&
         (previous->blocks_x != field.blocks_x || previous->blocks_y != field.blocks_y)) {
         throw Error(ErrorKind::invalid_argument, "the previous pair's result has another block grid");
     }
     std::optional<Pyramid> pyramid;
-    if (params.search == SearchMethod::ehds) pyramid.emplace(reference, current);
+    SearchSurroundings surroundings;
+    if (has(chain_needs(params), Need::mean_pyramid)) {
+        pyramid.emplace(reference, current);
+        surroundings = {pyramid->level1_reference.view(), pyramid->level1_current.view(),
+                        pyramid->level2_reference.view(), pyramid->level2_current.view()};
+    }
     std::vector<MotionVector> finals(field.blocks.size());
     for (int by = 0; by < field.blocks_y; ++by) {
         for (int bx = 0; bx < field.blocks_x; ++bx) {
@@ -145,7 +133,7 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
                 finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = vector_of(motion.partitions[0]);
                 continue;
             }
-            const BlockResult integer = integer_search(params, search, pyramid);
+            const BlockResult integer = integer_search(params.search, search, surroundings);
             const BlockResult final = refinement(params, search, integer);
             field.at(bx, by) = block_motion(final, integer.candidates);
             finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = final.mv;

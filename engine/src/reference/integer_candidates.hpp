@@ -53,3 +53,9 @@ void evaluate_square_neighbours(IntegerCandidateTracker& tracker);
 void require_square_block(const BlockSearch& search, const char* operation);
 
 }  // namespace xme::reference::detail
+
+// Defines the reference's kernel for a search of search_methods.def, in searches/IDENTIFIER.cpp: the
+// row the reference's table (search_kernels.cpp) maps the search to.
+#define XME_REFERENCE_SEARCH(identifier)                              \
+    BlockResult search_kernel_##identifier(const BlockSearch& search, \
+                                           [[maybe_unused]] const SearchSurroundings& surroundings)

@@ -3,7 +3,7 @@
 // refinement with diamonds).
 #include <vector>
 
-#include "integer_candidates.hpp"
+#include "reference/integer_candidates.hpp"
 
 namespace xme::reference {
 namespace {
@@ -111,5 +111,7 @@ BlockResult tz_search(const BlockSearch& search) {
     }
     return state.tracker.result();
 }
+
+XME_REFERENCE_SEARCH(test_zone) { return tz_search(search); }
 
 }  // namespace xme::reference

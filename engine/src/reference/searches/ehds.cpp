@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "integer_candidates.hpp"
+#include "reference/integer_candidates.hpp"
 #include "xme/error.hpp"
 
 namespace xme::reference {
@@ -98,6 +98,11 @@ BlockResult ehds_search(const BlockSearch& search, PlaneView level1_reference, P
     BlockResult result = tracker0.result();
     result.candidates += tracker2.evaluated() + tracker1.evaluated();
     return result;
+}
+
+XME_REFERENCE_SEARCH(ehds) {
+    return ehds_search(search, surroundings.level1_reference, surroundings.level1_current,
+                       surroundings.level2_reference, surroundings.level2_current);
 }
 
 }  // namespace xme::reference

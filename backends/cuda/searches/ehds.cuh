@@ -1,4 +1,4 @@
-// SPEC §11's ehds on fast_walk.cuh's tracker, as engine/src/reference/ehds_search.cpp: an exhaustive
+// SPEC §11's ehds on fast_walk.cuh's tracker, as engine/src/reference/searches/ehds.cpp: an exhaustive
 // search of level 2 of the mean pyramid (32 candidates a step), dia on level 1 and dia then the 8
 // neighbours on level 0. The levels above 0 cost plain SAD with §3's key (lambda 0, p = 0: the same
 // key), every candidate of their window valid, their samples edge-replicated in the level's plane.
@@ -101,5 +101,13 @@ XME_QPEL_HD std::uint32_t ehds_walk(Warp& warp, T& t, const SearchJob& job, int 
     square_neighbours(t);
     return above;
 }
+
+template <>
+struct Walk<SearchMethod::ehds> {
+    template <class Warp, class T>
+    XME_QPEL_HD static std::uint32_t run(Warp& warp, T& t, const SearchJob& job, int x, int y) {
+        return ehds_walk(warp, t, job, x, y);
+    }
+};
 
 }  // namespace xme::cuda::walk

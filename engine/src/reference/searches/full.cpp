@@ -1,5 +1,5 @@
 // SPEC §8: exhaustive integer search of the window c + [-R, R]^2 with J = SAD + lambda * R(mv - p).
-#include "integer_candidates.hpp"
+#include "reference/integer_candidates.hpp"
 
 namespace xme::reference {
 
@@ -17,5 +17,7 @@ BlockResult full_search(const BlockSearch& search) {
     if (!tracker.has_best()) tracker.evaluate({0, 0});
     return tracker.result();
 }
+
+XME_REFERENCE_SEARCH(full) { return full_search(search); }
 
 }  // namespace xme::reference

@@ -37,7 +37,8 @@ MotionVector doubled_into_window(const IntegerBlock& level, MotionVector above) 
 
 }  // namespace
 
-IntegerResult ehds_search(const IntegerBlock& block, const MeanPyramid& pyramid) {
+XME_CPU_SEARCH(ehds) {
+    const MeanPyramid& pyramid = *surroundings.pyramid;
     const IntegerBlock level2 = level_block(block, pyramid.level2_reference, pyramid.level2_current, 4);
     const IntegerResult top = full_search_rate(level2);
 

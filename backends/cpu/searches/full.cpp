@@ -34,4 +34,6 @@ IntegerResult full_search_rate(const IntegerBlock& block) {
     return search.result();
 }
 
+XME_CPU_SEARCH(full) { return full_search_rate(block); }
+
 }  // namespace xme::cpu

@@ -1,5 +1,5 @@
 // SPEC §11 `dia`: the small diamond from §11's start, at most R moves.
-#include "integer_candidates.hpp"
+#include "reference/integer_candidates.hpp"
 
 namespace xme::reference {
 
@@ -10,5 +10,7 @@ BlockResult diamond_search(const BlockSearch& search) {
     detail::small_diamond(tracker, search.range);
     return tracker.result();
 }
+
+XME_REFERENCE_SEARCH(diamond) { return diamond_search(search); }
 
 }  // namespace xme::reference

@@ -1,5 +1,5 @@
 // SPEC §11's tz (HM's TZSearch with its default settings) on fast_walk.cuh's tracker, step for step as
-// engine/src/reference/tz_search.cpp: each diamond D(S, d), each 2-point search and each 32 raster
+// engine/src/reference/searches/test_zone.cpp: each diamond D(S, d), each 2-point search and each 32 raster
 // points are one tracker step. HM's bookkeeping (the distance at which the best was found, and its
 // step u for the 2-point search) follows from the step's winner: every point of D(S, d) lies at L1
 // distance d from S.
@@ -95,5 +95,15 @@ XME_QPEL_HD void tz_walk(T& t) {
         if (s.best_distance == 1) tz_two_point(t, s);
     }
 }
+
+template <>
+struct Walk<SearchMethod::test_zone> {
+    template <class Warp, class T>
+    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/,
+                                         int /*y*/) {
+        tz_walk(t);
+        return 0;
+    }
+};
 
 }  // namespace xme::cuda::walk

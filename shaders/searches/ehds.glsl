@@ -1,4 +1,4 @@
-// SPEC §11's ehds in rate_search.comp, step for step as engine/src/reference/ehds_search.cpp: level 2 of
+// SPEC §11's ehds in rate_search.comp, step for step as engine/src/reference/searches/ehds.cpp: level 2 of
 // the mean pyramid searched exhaustively, dia on level 1 from twice its result, dia then the 8
 // neighbours on level 0 from twice level 1's. The pyramid is built once per frame (mean_pyramid.comp);
 // the level's current block is staged in level_block. Needs walk_search.glsl.
@@ -60,3 +60,5 @@ Walk walk_ehds(uint lane, SearchArea frame) {
     walk0.evaluated += walk2.evaluated + walk1.evaluated;  // every level's candidates count alike
     return walk0;
 }
+
+Walk search_ehds(uint lane, SearchArea frame) { return walk_ehds(lane, frame); }

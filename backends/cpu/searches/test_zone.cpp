@@ -7,4 +7,6 @@ IntegerResult tz_search(const IntegerBlock& block) {
     return tz_search_with<CandidateSearch>(block);
 }
 
+XME_CPU_SEARCH(test_zone) { return tz_search(block); }
+
 }  // namespace xme::cpu

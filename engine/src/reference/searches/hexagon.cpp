@@ -1,6 +1,6 @@
 // SPEC §11 `hex`: the hexagon (+-2, 0), (+-1, +-2) from §11's start while the best moves (at most R
 // moves), then the 8 neighbours of the best once.
-#include "integer_candidates.hpp"
+#include "reference/integer_candidates.hpp"
 
 namespace xme::reference {
 
@@ -20,5 +20,7 @@ BlockResult hexagon_search(const BlockSearch& search) {
     detail::evaluate_square_neighbours(tracker);
     return tracker.result();
 }
+
+XME_REFERENCE_SEARCH(hexagon) { return hexagon_search(search); }
 
 }  // namespace xme::reference

@@ -1,5 +1,5 @@
 // SPEC §11's tz (HM's TZSearch, default settings) in rate_search.comp, with the results of
-// engine/src/reference/tz_search.cpp. The diamonds D(S, d), d = 1, 2, 4, ... <= R, around one centre
+// engine/src/reference/searches/test_zone.cpp. The diamonds D(S, d), d = 1, 2, 4, ... <= R, around one centre
 // do not depend on each other's outcome, so one step costs all of them (one invocation per
 // (point, row), shared atomics), and every invocation then replays HM's rounds in order from the
 // costs: which rounds run (the first search stops after 3 without improvement), which candidates
@@ -122,4 +122,10 @@ void walk_tz(uint lane, SearchArea area, inout Walk walk) {
         tz_diamond_rounds(lane, area, centre, 1, TZ_MAX_D, false, state, walk);
         if (state.best_distance == 1) tz_two_point(lane, area, state, walk);
     }
+}
+
+Walk search_test_zone(uint lane, SearchArea frame) {
+    Walk walk = walk_start(lane, frame);
+    walk_tz(lane, frame, walk);
+    return walk;
 }

@@ -3,7 +3,7 @@
 
 namespace xme::cpu {
 
-IntegerResult hexagon_search(const IntegerBlock& block) {
+XME_CPU_SEARCH(hexagon) {
     CandidateSearch search(block);
     search_start(search);
     static constexpr MotionVector hexagon[6] = {{2, 0}, {-2, 0}, {1, 2}, {-1, 2}, {1, -2}, {-1, -2}};

@@ -3,7 +3,7 @@
 
 namespace xme::cpu {
 
-IntegerResult diamond_search(const IntegerBlock& block) {
+XME_CPU_SEARCH(diamond) {
     CandidateSearch search(block);
     search_start(search);
     small_diamond_moves(search, block.range);
