@@ -2,7 +2,7 @@
 # side by side. Conformance runs once per backend family; a family with no usable device here exits
 # 77 after saying why, which CTest shows as skipped, never as passed.
 # Under ThreadSanitizer only the threaded suites exist (tests/CMakeLists.txt).
-set(xme_suites reference io scheduler)
+set(xme_suites reference io scheduler operations)
 if(xme_tests_threaded_only)
   set(xme_suites scheduler)
 endif()

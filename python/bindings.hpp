@@ -54,7 +54,7 @@ struct JobKeywords {
 // own parser refuses (chain_options.cpp).
 [[nodiscard]] JobKeywords parse_keywords(const py::kwargs& keywords, bool several_devices);
 // What the docstrings list.
-extern const char* const keywords_help;
+[[nodiscard]] std::string keywords_help();
 
 // A 2-D uint8 array as a plane: viewed in place when each row's samples are adjacent (any row stride),
 // copied into `copy` otherwise. `owner` keeps the viewed array alive.

@@ -120,7 +120,7 @@ of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreemen
 "blocks_compared", "blocks_different", "mismatches" (descriptions), "agrees"}]}. A device that cannot
 run the chain refuses before any works.
 
-)") + keywords_help;
+)") + keywords_help();
     module.def("compare", &compare, doc.c_str(), py::arg("reference"), py::arg("current"));
 }
 

@@ -54,7 +54,7 @@ The motion of `current` against `reference`: two 2-D uint8 arrays (height, width
 strides (viewed in place where each row's samples are adjacent, copied otherwise). The device is opened
 on first use and kept for later calls; the GIL is released while it works.
 
-)") + keywords_help;
+)") + keywords_help();
     module.def("estimate", &estimate, doc.c_str(), py::arg("reference"), py::arg("current"));
 }
 

@@ -219,7 +219,7 @@ predictor follows the stream. The devices are opened at the first frame (a devic
 the chain refuses there); the GIL is released while waiting for them.
 devices=["cpu", "vulkan:0"] (policy "split") spreads the pairs over several devices.
 
-)") + keywords_help;
+)") + keywords_help();
     py::class_<Estimator>(module, "Estimator", doc.c_str())
         .def(py::init<const py::kwargs&>())
         .def("feed", &Estimator::feed, py::arg("frame"),

@@ -7,25 +7,43 @@
 #include "chain_options.hpp"
 #include "job_options.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 
 namespace xme::python {
 
-const char* const keywords_help = R"(Keyword options (the CLI's `xme estimate` options):
-  device="auto"      cpu, cuda:0, vulkan:0, a family (cuda), auto or reference (see xme.devices())
-  variant=None       an implementation variant of the device (default: its fastest)
-  block=16           block size: 4, 8, 16 or 32
-  range=16           search range R: integer vectors -R..R around the window's centre
-  algo=None          the chain in one name: fs, fs+hpel, tz+qpel, fs+p41+qpel ... (default fs)
-  search=None        or the integer search alone: fs, dia, hex, ehds, tz (default fs)
-  subpel=None        and the refinement: none, hpel, qpel (default none)
-  partitions=None    none, or all: SPEC 9's 41 partitions (block 16, fs)
-  lambda_=None       rate weight of SPEC 8 (0..65535), or
-  qp=None            lambda from an H.264 quantiser 0..51
-  predictor="none"   none, temporal (previous pair) or spatial (median of neighbours)
-  center="zero"      window centre: zero or predictor
-  refresh=0          temporal predictor: a new segment every N pairs (0: never)
-  border="pad"       pad (vectors may leave the frame) or restrict (FFmpeg mestimate's window)
-  threads=0          host threads of the CPU backend (0: one per processor))";
+std::string keywords_help() {
+    // The searches, refinements and numeric parameters from the table of operations (xme/operations.hpp).
+    const auto parameter = [](const char* name) { return parameter_help(name); };
+    return "Keyword options (the CLI's `xme estimate` options):\n"
+           "  device=\"auto\"      cpu, cuda:0, vulkan:0, a family (cuda), auto or reference (see "
+           "xme.devices())\n"
+           "  variant=None       an implementation variant of the device (default: its fastest)\n"
+           "  block=16           block size: 4, 8, 16 or 32\n"
+           "  range=16           " +
+           parameter("range") +
+           "\n"
+           "  algo=None          the chain in one name: SEARCH, SEARCH+hpel, SEARCH+qpel, fs+p41, "
+           "fs+p41+qpel\n"
+           "  search=None        or the integer search alone (default fs):\n" +
+           stage_help(StageKind::integer_search, "                       ") +
+           "  subpel=None        and the refinement (default none):\n" +
+           stage_help(StageKind::refinement, "                       ") +
+           "  partitions=None    none, or all: SPEC 9's 41 partitions (block 16, fs)\n"
+           "  lambda_=None       " +
+           parameter("lambda") +
+           ", or\n"
+           "  qp=None            " +
+           parameter("qp") +
+           "\n"
+           "  predictor=\"none\"   none, temporal (previous pair) or spatial (median of neighbours)\n"
+           "  center=\"zero\"      window centre: zero or predictor\n"
+           "  refresh=0          " +
+           parameter("refresh") +
+           "\n"
+           "  border=\"pad\"       pad (vectors may leave the frame) or restrict (FFmpeg mestimate's "
+           "window)\n"
+           "  threads=0          host threads of the CPU backend (0: one per processor)";
+}
 
 namespace {
 

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "xme/operations.hpp"
+
 namespace xme::test {
 namespace {
 
@@ -52,11 +54,12 @@ std::vector<OperationRow> operation_rows(int block_size, BorderMode border) {
             rows.push_back({label, params});
         }
     };
-    for (const auto search : {SearchMethod::full, SearchMethod::diamond, SearchMethod::hexagon,
-                              SearchMethod::ehds, SearchMethod::test_zone}) {
-        if (search == SearchMethod::ehds && block_size < 8) continue;  // SPEC §11: blocks of B/4
-        for (const auto subpel : {Subpel::none, Subpel::hpel, Subpel::qpel})
-            add_chain(search, subpel, Partitions::none);
+    // Every search and refinement of the table of operations, at the block sizes each is defined for.
+    for (const StageDescription& search : stages_of(StageKind::integer_search)) {
+        if (block_size < search.min_block_size) continue;
+        for (const StageDescription& subpel : stages_of(StageKind::refinement))
+            add_chain(static_cast<SearchMethod>(search.code), static_cast<Subpel>(subpel.code),
+                      Partitions::none);
     }
     // SPEC §9: the 41 partitions on the full search's window of a 16x16 macroblock, integer and quarter-pel;
     // the integer one also with a rate term and no predictor (qp 28's lambda: the settings above pair

@@ -2,23 +2,36 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_validators.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 #include "xme/rate.hpp"
 
 namespace xme::cli {
 
+namespace {
+
+// A help text's list of rows, without the last line's end (CLI11 ends the option's text itself).
+std::string rows_help(StageKind kind) {
+    std::string help = stage_help(kind);
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    return help;
+}
+
+}  // namespace
+
 void add_chain_options(CLI::App& cmd, ChainOptions& o, bool several) {
+    // The searches, refinements and parameters come from the table of operations (xme/operations.hpp).
     const std::string list = several ? " (comma-separated)" : "";
-    auto* algo = cmd.add_option(
-        "--algo" + std::string(several ? "s" : ""), o.algorithms,
-        "Chain shorthand: SEARCH or SEARCH+hpel or SEARCH+qpel, e.g. fs, fs+hpel, tz+qpel; fs+p41 and "
-        "fs+p41+qpel for the 41 partitions" +
-            list);
-    auto* search =
-        cmd.add_option("--search", o.searches, "Integer search: fs (full), dia, hex, ehds, tz" + list);
-    auto* subpel = cmd.add_option(
-        "--subpel", o.subpels,
-        "Sub-pel refinement: none, hpel (bilinear, SPEC §4), qpel (H.264, SATD, SPEC §10)" + list);
+    auto* algo =
+        cmd.add_option("--algo" + std::string(several ? "s" : ""), o.algorithms,
+                       "Chain shorthand: SEARCH, SEARCH+hpel or SEARCH+qpel (SEARCH one of " +
+                           stage_names(StageKind::integer_search) +
+                           "), e.g. fs+hpel, tz+qpel; fs+p41 and fs+p41+qpel for the 41 partitions" + list);
+    auto* search = cmd.add_option("--search", o.searches,
+                                  "Integer search" + list + ":\n" + rows_help(StageKind::integer_search));
+    auto* subpel = cmd.add_option("--subpel", o.subpels,
+                                  "Sub-pel refinement" + list + ":\n" + rows_help(StageKind::refinement));
     for (auto* option : {algo, search, subpel}) {
         if (several)
             option->delimiter(',');
@@ -31,17 +44,18 @@ void add_chain_options(CLI::App& cmd, ChainOptions& o, bool several) {
                        "decision (SPEC §9; block 16, fs, subpel none or qpel)")
             ->capture_default_str();
     algo->excludes(search)->excludes(subpel)->excludes(partitions);
-    auto* lambda =
-        cmd.add_option("--lambda", o.lambda, "Rate weight of SPEC §8 (0..65535; default 0: distortion only)");
-    auto* qp = cmd.add_option("--qp", o.qp, "Lambda from an H.264 quantiser, 0..51 (SPEC §8's table)");
-    lambda->excludes(qp);
+    const auto numeric = [&](const char* name, int& value) {
+        const ParameterDescription& row = describe_parameter(name);
+        return cmd.add_option("--" + std::string(name), value, parameter_help(name))
+            ->check(whole_number_from(row.minimum, row.maximum));
+    };
+    numeric("lambda", o.lambda)->excludes(numeric("qp", o.qp));
     cmd.add_option("--predictor", o.predictor,
                    "Predicted vector: none, temporal (previous pair), spatial (median)")
         ->capture_default_str();
     cmd.add_option("--center", o.centre, "Window centre: zero, or predictor (round(p/4))")
         ->capture_default_str();
-    cmd.add_option("--refresh", o.refresh, "Temporal predictor: start a new segment every N pairs (0: never)")
-        ->capture_default_str();
+    numeric("refresh", o.refresh)->capture_default_str();
 }
 
 std::vector<SearchParams> chains_from(const ChainOptions& o, const SearchParams& base) {

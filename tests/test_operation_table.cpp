@@ -1,0 +1,127 @@
+// The table of operations (xme/operations.hpp) and the backends' tables of search kernels
+// (xme/kernel_table.hpp): a search added to the engine's table, with no kernel anywhere, is "not
+// supported" on every device and variant, with a reason that names it, and no session opens for it, so
+// that no backend can run it as another search (docs/engine.md).
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "xme/builtin_backends.hpp"
+#include "xme/error.hpp"
+#include "xme/operations.hpp"
+#include "xme/reference.hpp"
+
+namespace {
+
+using xme::SearchMethod;
+using xme::StageKind;
+
+// A row added for the test's duration.
+class DummySearch {
+public:
+    static constexpr auto method = static_cast<SearchMethod>(200);
+    DummySearch() {
+        xme::add_search_stage({StageKind::integer_search, 200, "dummy", "§99", xme::Need::none, 8,
+                               "a search no backend implements"});
+    }
+    ~DummySearch() { xme::remove_search_stage(method); }
+    DummySearch(const DummySearch&) = delete;
+    DummySearch& operator=(const DummySearch&) = delete;
+};
+
+xme::SessionOptions options_for(SearchMethod search, xme::Subpel subpel, xme::Predictor predictor) {
+    xme::SessionOptions options;
+    options.params.search = search;
+    options.params.subpel = subpel;
+    options.params.predictor = predictor;
+    options.params.range = 8;
+    options.width = 64;
+    options.height = 48;
+    return options;
+}
+
+}  // namespace
+
+TEST_SUITE("operations") {
+    TEST_CASE("search_methods.def's rows give SearchMethod's values, names and the parsers") {
+        std::set<std::string> names;
+        for (const xme::StageDescription& row : xme::stages_of(StageKind::integer_search)) {
+            const auto search = static_cast<SearchMethod>(row.code);
+            CHECK(names.insert(std::string(row.name)).second);
+            CHECK(xme::to_string(search) == row.name);
+            CHECK(xme::parse_search_method(row.name) == search);
+            CHECK(&xme::describe(search) != nullptr);
+            CHECK(xme::min_block_size(search) == row.min_block_size);
+            CHECK(xme::stage_names(StageKind::integer_search).find(row.name) != std::string::npos);
+        }
+        CHECK(names.count("fs") == 1);
+        CHECK(xme::describe(SearchMethod::ehds).min_block_size == 8);
+        CHECK(has(xme::describe(SearchMethod::ehds).needs, xme::Need::mean_pyramid));
+        CHECK_THROWS_AS(static_cast<void>(xme::describe(static_cast<SearchMethod>(201))), xme::Error);
+    }
+
+    TEST_CASE("a chain's needs come from its rows and its predictor") {
+        xme::SearchParams params;
+        CHECK_FALSE(xme::needs_previous_field(params));
+        CHECK_FALSE(xme::needs_wavefront(params));
+        params.predictor = xme::Predictor::temporal;
+        CHECK(xme::needs_previous_field(params));
+        params.predictor = xme::Predictor::spatial;
+        CHECK(xme::needs_wavefront(params));
+        params.predictor = xme::Predictor::none;
+        params.subpel = xme::Subpel::qpel;
+        CHECK(has(xme::chain_needs(params), xme::Need::half_sample_planes));
+    }
+
+    TEST_CASE("a search added to the table is derived everywhere and runs nowhere") {
+        const DummySearch dummy;
+        CHECK(xme::parse_search_method("dummy") == DummySearch::method);
+        CHECK(xme::stage_names(StageKind::integer_search).find("dummy") != std::string::npos);
+        xme::SearchParams params;
+        xme::apply_chain_name(params, "dummy+qpel");
+        CHECK(params.search == DummySearch::method);
+        CHECK(xme::chain_name(params) == "dummy+qpel");
+        params.block_size = 4;  // the row's min_block is 8
+        CHECK_THROWS_WITH_AS(params.validate(), doctest::Contains("dummy is defined for blocks of 8"),
+                             xme::Error);
+
+        xme::Registry registry = xme::make_builtin_registry();
+        int devices = 0;
+        for (const auto& info : registry.devices()) {
+            if (!info.available) {
+                MESSAGE("not checked: " << info.name << " is unavailable here (" << info.unavailable_reason
+                                        << ")");
+                continue;
+            }
+            auto device = registry.open(info.name);
+            ++devices;
+            for (const std::string& variant : info.variants) {
+                for (const auto subpel : {xme::Subpel::none, xme::Subpel::hpel, xme::Subpel::qpel}) {
+                    for (const auto predictor :
+                         {xme::Predictor::none, xme::Predictor::temporal, xme::Predictor::spatial}) {
+                        xme::SessionOptions options = options_for(DummySearch::method, subpel, predictor);
+                        options.variant = variant;
+                        CAPTURE(info.name);
+                        CAPTURE(variant);
+                        CAPTURE(xme::chain_name(options.params));
+                        const xme::Support support = device->supports(options);
+                        CHECK_FALSE(support.supported);
+                        CHECK(support.reason.find("dummy") != std::string::npos);
+                        try {
+                            static_cast<void>(device->open_session(options));
+                            FAIL("a session opened for a search no backend implements");
+                        } catch (const xme::Error& error) {
+                            CHECK(error.kind() == xme::ErrorKind::unsupported);
+                        }
+                    }
+                }
+            }
+            // The same device still runs the table's own searches: only the dummy is refused.
+            CHECK(
+                device->supports(options_for(SearchMethod::hexagon, xme::Subpel::none, xme::Predictor::none))
+                    .supported);
+        }
+        CHECK(devices >= 2);  // the reference and the CPU at least
+    }
+}
