@@ -5,9 +5,10 @@
 // (walk_search.glsl's steps, each search's own in searches/).
 // Then nine invocations cost §4's half-pel candidates exactly in integers (4 * the bilinear average is
 // a sum of texels) and a second reduction picks the final vector, or qpel_stage.glsl refines to §10.
-// Every chain of these settings takes this shader; the spatial predictor runs it once per wavefront
-// step (blocks with bx + 2 by = step, so that the left, top, top-right and top-left neighbours are
-// final: docs/vulkan-notes.md).
+// Every chain of these settings takes this shader; a chain that reads its neighbours' final vectors
+// (the spatial predictor, §8's predictor set) runs it once per wavefront step (blocks with
+// bx + 2 by = step, so that the left, top, top-right and top-left neighbours are final:
+// docs/vulkan-notes.md).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -29,7 +30,8 @@ layout(set = 0, binding = 0) uniform sampler2D reference_frame;
 layout(set = 0, binding = 1) uniform sampler2D current_frame;
 layout(set = 0, binding = 2, std430) buffer Results { uvec2 results[]; };  // block_result() per block
 layout(set = 0, binding = 3, std430) writeonly buffer Candidates { uint candidates[]; };
-layout(set = 0, binding = 4, std430) readonly buffer Previous { uvec2 previous[]; };  // the temporal p
+// The previous pair's results of the same segment (SPEC §8): the temporal p and the predictor set's T.
+layout(set = 0, binding = 4, std430) readonly buffer Previous { uvec2 previous[]; };
 // ehds: the frames' mean pyramids (pyramid_level_offset's layout).
 layout(set = 0, binding = 5, std430) readonly buffer ReferencePyramid { uint reference_pyramid[]; };
 layout(set = 0, binding = 6, std430) readonly buffer CurrentPyramid { uint current_pyramid[]; };
@@ -43,10 +45,13 @@ layout(push_constant) uniform RateSearchParams {
     int restrict_border;
     int refine;     // 0: none; 1: +hpel; 2: +qpel
     int lambda;     // 0..65535
-    int predictor;  // 0: none (or a segment's first pair), 1: temporal, 2: spatial
+    int predictor;  // p: 0: zero (none, or temporal at a segment's first pair), 1: temporal, 2: spatial
     int centre_on_predictor;
-    int step;       // spatial: the wavefront step this dispatch computes
-    int first_row;  // spatial: the block row of workgroup 0
+    int wavefront;      // 1: blocks run in wavefront steps (step, first_row); 0: one dispatch of all
+    int has_previous;   // 1: Previous holds the previous pair of this segment
+    int predictor_set;  // 1: the search reads §8's predictor set (predictor_set.glsl)
+    int step;           // wavefront: the step this dispatch computes
+    int first_row;      // wavefront: the block row of workgroup 0
 } params;
 
 const int GROUP = 64;
@@ -69,6 +74,7 @@ void reduce(uint lane) {
 }
 
 #include "spatial_predictor.glsl"
+#include "predictor_set.glsl"
 
 // round(q / 4), halves away from zero.
 int round_quarter_to_pel(int q) { return q >= 0 ? (q + 2) / 4 : -((-q + 2) / 4); }
@@ -101,7 +107,7 @@ uint half_pel_cost4(ivec2 origin, ivec2 q) {
 void main() {
     const uint lane = gl_LocalInvocationID.x;
     ivec2 block;
-    if (params.predictor == 2) {
+    if (params.wavefront != 0) {
         block.y = params.first_row + int(gl_WorkGroupID.x);
         block.x = params.step - 2 * block.y;
     } else {
@@ -116,10 +122,11 @@ void main() {
     ivec2 p = ivec2(0);
     if (params.predictor == 1) p = unpack_vector(previous[index].x);
     if (params.predictor == 2) p = spatial_predictor(block);
+    if (params.predictor_set != 0 && lane == 0) fill_predictor_set(block);
     const ivec2 centre = params.centre_on_predictor != 0
                              ? ivec2(round_quarter_to_pel(p.x), round_quarter_to_pel(p.y))
                              : ivec2(0);
-    barrier();  // current_block
+    barrier();  // current_block, the predictor set
 
     const SearchArea frame = SearchArea(0, origin, centre, params.range, p, uint(params.lambda));
     Walk integer;

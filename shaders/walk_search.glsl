@@ -140,13 +140,29 @@ Walk walk_start(uint lane, SearchArea area) {
     return walk;
 }
 
+// The 4 neighbours (+-1, 0), (0, +-1) of the best, once; returns whether the best moved.
+bool walk_small_diamond_once(uint lane, SearchArea area, inout Walk walk) {
+    const ivec2 c = walk_best_pel(walk);
+    const ivec2 candidates[8] =
+        ivec2[8](c + ivec2(1, 0), c + ivec2(-1, 0), c + ivec2(0, 1), c + ivec2(0, -1), c, c, c, c);
+    return walk_step(lane, area, candidates, 4, false, walk);
+}
+
 // SPEC §11 `dia`: the 4 neighbours of the best while one is better, at most `range` moves.
 void walk_diamond(uint lane, SearchArea area, inout Walk walk) {
     for (int moves = 0; moves < area.range; ++moves) {
+        if (!walk_small_diamond_once(lane, area, walk)) break;
+    }
+}
+
+// SPEC §11 `hex`'s walk (and `umh`'s step 5): the 6 points (+-2, 0), (+-1, +-2) around the best while it
+// moves, at most `range` moves.
+void walk_hexagon_moves(uint lane, SearchArea area, inout Walk walk) {
+    for (int moves = 0; moves < area.range; ++moves) {
         const ivec2 c = walk_best_pel(walk);
-        const ivec2 candidates[8] =
-            ivec2[8](c + ivec2(1, 0), c + ivec2(-1, 0), c + ivec2(0, 1), c + ivec2(0, -1), c, c, c, c);
-        if (!walk_step(lane, area, candidates, 4, false, walk)) break;
+        const ivec2 candidates[8] = ivec2[8](c + ivec2(2, 0), c + ivec2(-2, 0), c + ivec2(1, 2),
+                                             c + ivec2(-1, 2), c + ivec2(1, -2), c + ivec2(-1, -2), c, c);
+        if (!walk_step(lane, area, candidates, 6, false, walk)) break;
     }
 }
 

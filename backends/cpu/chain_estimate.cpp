@@ -42,6 +42,7 @@ ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& va
     : params_(params),
       kernels_(operation_kernels_for(variant)),
       search_kernel_(checked_search_kernel(params.search)),
+      predictor_set_(has(chain_needs(params), Need::predictor_set)),
       threads_(threads),
       partition_kernel_(partition_candidates_for(variant)),
       partition_scratch_(params.partitions == Partitions::all ? static_cast<std::size_t>(threads) : 0),
@@ -136,8 +137,14 @@ IntegerBlock ChainEstimator::block_at(int bx, int by, MotionVector predictor) co
     return block;
 }
 
-IntegerResult ChainEstimator::integer_search(const IntegerBlock& block) const {
-    return (*search_kernel_)(block, SearchSurroundings{pyramid_ ? &*pyramid_ : nullptr});
+IntegerResult ChainEstimator::integer_search(const IntegerBlock& block, const MotionField& field,
+                                             const MotionField* previous) const {
+    SearchSurroundings surroundings;
+    if (pyramid_) surroundings.pyramid = &*pyramid_;
+    if (predictor_set_) {
+        surroundings.predictor_set = predictor_set(field, block.x / block.size, block.y / block.size, previous);
+    }
+    return (*search_kernel_)(block, surroundings);
 }
 
 void ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
@@ -148,7 +155,8 @@ void ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel, s
     out = fitted_block_motion(final, candidates);
 }
 
-void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field) {
+void ChainEstimator::search_block(int bx, int by, MotionVector predictor, const MotionField* previous, int thread,
+                                  MotionField& field) {
     const IntegerBlock block = block_at(bx, by, predictor);
     const auto slot = static_cast<std::size_t>(thread);
     if (params_.partitions == Partitions::all) {
@@ -159,7 +167,7 @@ void ChainEstimator::search_block(int bx, int by, MotionVector predictor, int th
         field.at(bx, by) = macroblock.partitions[0];  // SPEC §8: the predictors read the 16x16 partition
         return;
     }
-    const IntegerResult integer = integer_search(block);
+    const IntegerResult integer = integer_search(block, field, previous);
     refine_block(block, integer.pel, integer.cost, integer.candidates, field.at(bx, by));
 }
 
@@ -191,7 +199,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
 #pragma omp parallel for num_threads(threads_) schedule(dynamic)
             for (int by = by_low; by <= by_high; ++by) {
                 const int bx = t - 2 * by;
-                search_block(bx, by, predictor_of(bx, by), omp_get_thread_num(), field);
+                search_block(bx, by, predictor_of(bx, by), previous, omp_get_thread_num(), field);
             }
         }
     } else {
@@ -200,7 +208,7 @@ MotionField ChainEstimator::estimate(const FramePair& pair, const MotionField* p
         for (int i = 0; i < blocks; ++i) {
             const int bx = i % bx_count;
             const int by = i / bx_count;
-            search_block(bx, by, predictor_of(bx, by), omp_get_thread_num(), field);
+            search_block(bx, by, predictor_of(bx, by), previous, omp_get_thread_num(), field);
         }
     }
     const auto unfit = [](const BlockMotion& m) { return m == unfit_block; };

@@ -40,8 +40,13 @@ public:
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
     // The block's result into `field` (with partitions, its macroblock's too), from thread `thread`.
-    void search_block(int bx, int by, MotionVector predictor, int thread, MotionField& field);
-    [[nodiscard]] IntegerResult integer_search(const IntegerBlock& block) const;
+    // `previous`: the previous pair's field (SPEC §8), null at a segment's start or when not read.
+    void search_block(int bx, int by, MotionVector predictor, const MotionField* previous, int thread,
+                      MotionField& field);
+    // The table's kernel, given what the search's row needs (the pyramid; the predictor set from the
+    // final vectors in `field` and `previous`).
+    [[nodiscard]] IntegerResult integer_search(const IntegerBlock& block, const MotionField& field,
+                                               const MotionField* previous) const;
     // Into `out` (the field's slot) rather than returned: g++ built the returned BlockMotion on the stack
     // from 16-bit stores and read it back as 64 bits, a load no store can forward (docs/search-notes.md).
     void refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
@@ -55,6 +60,7 @@ private:
     SearchParams params_;
     OperationKernels kernels_;
     const SearchKernelFunction* search_kernel_;  // the CPU table's row for params_.search
+    bool predictor_set_;                         // the search's row needs SPEC §8's predictor set
     int threads_ = 1;
     struct PaddedSlot {
         std::int64_t id = 0;

@@ -4,6 +4,7 @@
 // at a time (keys are unique per vector, so a set's last improvement is its smallest key).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "cpu_kernels.hpp"
@@ -168,10 +169,17 @@ struct MeanPyramid {
     SearchPlane level1_reference, level1_current, level2_reference, level2_current;
 };
 
+// SPEC §8's predictor set of a block: 0 to 5 vectors, quarter pel, in SPEC's order.
+struct PredictorSet {
+    std::array<MotionVector, 5> members{};
+    int count = 0;
+};
+
 // What a block's search reads besides its two frames (xme/operations.hpp's Need), prepared by
 // ChainEstimator for the searches whose row needs it.
 struct SearchSurroundings {
     const MeanPyramid* pyramid = nullptr;  // Need::mean_pyramid
+    PredictorSet predictor_set;            // Need::predictor_set
 };
 
 // SPEC §8's exhaustive search of the window (searches/full.cpp), which ehds's top level runs too.

@@ -145,7 +145,7 @@ public:
                 info_.name + " variant " + variant +
                 " is a seed's kernel for SPEC §3's cost alone; the rate term, predictors and "
                 "window centre of SPEC §8, the quarter-pel refinement of §10 and the fast searches "
-                "of §11 (dia, hex, tz, ehds) run on variants fast and fast-texture");
+                "of §11 (every search but fs) run on variants fast and fast-texture");
         }
         return support;
     }

@@ -384,51 +384,67 @@ private:
         }
     }
 
-    // SPEC §8's predictor for this pair: none at a segment's start; else the previous pair's records,
-    // resident when this session computed that pair, uploaded when the host gives them.
+    // SPEC §8 for this pair: p (the temporal predictor from the previous pair's result, none at a
+    // segment's start), the wavefront of the spatial predictor and of the predictor set, and the set's
+    // previous field (T, none at a segment's start). The previous pair's result is resident when this
+    // session computed that pair, uploaded when the host gives it.
     RateTerm rate_term(const FramePair& pair, Stage& s, const CallSite& site) {
         RateTerm rate;
         rate.active = true;
         rate.lambda = params_.lambda;
         rate.spatial = params_.predictor == Predictor::spatial;
+        rate.wavefront_order = needs_wavefront(params_);
+        rate.predictor_set = has(chain_needs(params_), Need::predictor_set);
         rate.centre_on_predictor = params_.centre == WindowCentre::predictor;
         rate.wavefront = static_cast<int*>(wavefront_.get());
         predictor_bound_ = 4 * params_.range + 3;  // |p| of any result of these options centred on 0
-        if (params_.predictor != Predictor::temporal || pair.segment_start) return rate;
+        if (!needs_previous_field(params_) || pair.segment_start) return rate;
+        const bool temporal = params_.predictor == Predictor::temporal;
+        const MotionRecord* previous = nullptr;
         if (pair.previous) {
-            const MotionField& previous = *pair.previous;
-            if (previous.blocks.size() !=
+            const MotionField& field = *pair.previous;
+            if (field.blocks.size() !=
                 static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_)) {
                 throw Error(ErrorKind::invalid_argument,
                             config_.device_name + ": the previous pair's result has " +
-                                std::to_string(previous.blocks.size()) + " blocks, this session's frames " +
+                                std::to_string(field.blocks.size()) + " blocks, this session's frames " +
                                 std::to_string(blocks_x_ * blocks_y_));
             }
-            int largest = 0;
-            for (const BlockMotion& b : previous.blocks)
-                largest = std::max({largest, std::abs(b.mv_x), std::abs(b.mv_y)});
-            predictor_bound_ = largest;
-            std::memcpy(s.previous_host, previous.blocks.data(),
-                        sizeof(MotionRecord) * previous.blocks.size());
+            if (temporal) {
+                int largest = 0;
+                for (const BlockMotion& b : field.blocks)
+                    largest = std::max({largest, std::abs(b.mv_x), std::abs(b.mv_y)});
+                predictor_bound_ = largest;
+            }
+            std::memcpy(s.previous_host, field.blocks.data(), sizeof(MotionRecord) * field.blocks.size());
             XME_CUDA_CHECK(
-                cudaMemcpyAsync(s.previous, s.previous_host, sizeof(MotionRecord) * previous.blocks.size(),
+                cudaMemcpyAsync(s.previous, s.previous_host, sizeof(MotionRecord) * field.blocks.size(),
                                 cudaMemcpyHostToDevice, compute_.get()),
                 site);
-            rate.temporal = s.previous;
+            previous = s.previous;
+        } else if (last_keys_ != nullptr) {  // the last pair's result stayed in keys (search_with_rate)
+            // Only fs chains leave keys, and none of them reads the predictor set.
+            if (rate.predictor_set) {
+                throw Error(ErrorKind::device, config_.device_name + ", frame " +
+                                                   std::to_string(pair.current_id) +
+                                                   ": internal error: the previous pair's result is in keys");
+            }
+            if (temporal) {
+                rate.temporal_keys = last_keys_;
+                rate.key_range = params_.range;
+            }
             return rate;
-        }
-        if (last_keys_ != nullptr) {  // the last pair's result stayed in keys (search_with_rate)
-            rate.temporal_keys = last_keys_;
-            rate.key_range = params_.range;
-            return rate;
-        }
-        if (last_records_ == nullptr) {
+        } else if (last_records_ != nullptr) {
+            previous = last_records_;
+        } else {
             throw Error(ErrorKind::invalid_argument,
-                        config_.device_name + ", frame " + std::to_string(pair.current_id) +
-                            ": the temporal predictor needs the previous pair's result, and this session has "
-                            "computed none: give FramePair::previous, or mark the pair as a segment start");
+                        config_.device_name + ", frame " + std::to_string(pair.current_id) + ": " +
+                            (temporal ? "the temporal predictor" : "SPEC §8's predictor set") +
+                            " needs the previous pair's result, and this session has computed none: give "
+                            "FramePair::previous, or mark the pair as a segment start");
         }
-        rate.temporal = last_records_;
+        if (temporal) rate.temporal = previous;
+        if (rate.predictor_set) rate.previous = previous;
         return rate;
     }
 
@@ -440,7 +456,8 @@ private:
         const Refinement refinement = half_pel                         ? Refinement::half
                                       : params_.subpel == Subpel::qpel ? Refinement::quarter
                                                                        : Refinement::none;
-        if (job.rate.spatial) {  // the wavefront's row counters and ticket start at 0 (rate_common.cuh)
+        // The wavefront's row counters and ticket start at 0 (rate_common.cuh).
+        if (job.rate.wavefront_order) {
             XME_CUDA_CHECK(
                 cudaMemsetAsync(job.rate.wavefront, 0, sizeof(int) * static_cast<std::size_t>(blocks_y_ + 1),
                                 compute_.get()),
@@ -454,7 +471,7 @@ private:
             check_launch((*launch)(job, refinement, compute_.get()), "fast_search_kernel<<<>>>", site);
             return RateResult::records;
         }
-        const bool fast = !job.rate.spatial && !job.rate.centre_on_predictor &&
+        const bool fast = !job.rate.wavefront_order && !job.rate.centre_on_predictor &&
                           fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
         if (!fast) {
             check_launch(launch_search_block(job, refinement, compute_.get()), "search_block_kernel<<<>>>",
@@ -594,7 +611,7 @@ private:
     bool partitions_ = false;  // SPEC §9: the partition runner's records
     std::unique_ptr<PartitionRunner> partition_runner_;
     RateRows rows_;                               // the fast path's key layout
-    DeviceMemory wavefront_;                      // the spatial predictor's row counters
+    DeviceMemory wavefront_;                      // SPEC §8's wavefront: row counters, ticket
     const MotionRecord* last_records_ = nullptr;  // the last pair's results on the device
     const std::uint64_t* last_keys_ = nullptr;    // or its fast rate keys (Stage::rate_keys_out)
     int predictor_bound_ = 0;                     // largest |p| component of this pair (quarter-pel)

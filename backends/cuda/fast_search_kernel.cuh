@@ -3,10 +3,10 @@
 // its lanes inside each step (fast_walk.cuh): the block's words sit in the warp's slot of shared memory,
 // a step's candidates are costed side by side, one lane group each. The walk is the reference's step for
 // step, so vectors, costs and evaluated counts are identical. The refinement (§4 or §10) follows in the
-// same warp. The spatial predictor turns the grid into a wavefront: one warp per row of blocks, two
-// blocks behind the row above (rate_search_block.cu says why no deadlock). Each search's walk is
-// searches/IDENTIFIER.cuh; CMake makes one .cu of each (XME_CUDA_SEARCH_LAUNCHER), so that they compile
-// in parallel, and the table of search kernels (search_kernels.cpp) lists their launchers.
+// same warp. The spatial predictor and SPEC §8's predictor set (umh) turn the grid into a wavefront: one
+// warp per row of blocks, two blocks behind the row above (rate_search_block.cu says why no deadlock). Each
+// search's walk is searches/IDENTIFIER.cuh; CMake makes one .cu of each (XME_CUDA_SEARCH_LAUNCHER), so that
+// they compile in parallel, and the table of search kernels (search_kernels.cpp) lists their launchers.
 #pragma once
 
 #include "fast_walk.cuh"
@@ -45,7 +45,8 @@ __device__ MotionRecord warp_half_pel(const SearchJob& job, int lane, int x, int
 }
 
 template <int B, Refinement R, class W>
-__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p) {
+__device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int by, Vector p,
+                                     const PredictorSet& set) {
     const int x = bx * B;
     const int y = by * B;
     __shared__ std::uint32_t current[kWarps][32 * 32 / 4];
@@ -61,7 +62,7 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
     const Vector c = job.rate.centre_on_predictor ? Vector{round_quarter(p.x), round_quarter(p.y)} : Vector{};
     walk::Tracker<qpel::DeviceWarp, walk::BlockCost<B>> t{
         warp, cost, walk::block_bounds(job, x, y, c), job.rate.lambda, p, RateKey{}, Vector{}, 0};
-    const std::uint32_t above = W::run(warp, t, job, x, y);  // ehds: the candidates of its levels 2 and 1
+    const std::uint32_t above = W::run(warp, t, job, x, y, set);  // ehds: the candidates of its levels 2, 1
     const MotionRecord integer{static_cast<std::int16_t>(4 * t.best_pel.x),
                                static_cast<std::int16_t>(4 * t.best_pel.y), t.best.cost, t.evaluated + above};
     if constexpr (R == Refinement::half) return warp_half_pel<B>(job, lane, x, y, integer, p);
@@ -76,11 +77,12 @@ template <int B, Refinement R, class W>
 __global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job) {
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int warp = static_cast<int>(threadIdx.x) / 32;
-    if (!job.rate.spatial) {
+    if (!job.rate.wavefront_order) {  // then no predictor set either (RateTerm)
         const int block = static_cast<int>(blockIdx.x) * kWarps + warp;
         if (block >= job.blocks_x * job.blocks_y) return;  // the whole warp leaves together
-        const MotionRecord record = search_block<B, R, W>(
-            job, lane, block % job.blocks_x, block / job.blocks_x, temporal_predictor(job.rate, block));
+        const MotionRecord record =
+            search_block<B, R, W>(job, lane, block % job.blocks_x, block / job.blocks_x,
+                                  temporal_predictor(job.rate, block), PredictorSet{});
         if (lane == 0) job.records[block] = record;
         return;
     }
@@ -91,8 +93,12 @@ __global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job)
     for (int bx = 0; bx < job.blocks_x; ++bx) {
         if (lane == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
         __syncwarp();
-        const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
-        const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p);
+        const Vector p = job.rate.spatial ? spatial_predictor(job.records, job.blocks_x, bx, by)
+                                          : temporal_predictor(job.rate, by * job.blocks_x + bx);
+        const PredictorSet set =
+            job.rate.predictor_set ? block_predictor_set(job.records, job.blocks_x, bx, by, job.rate.previous)
+                                   : PredictorSet{};
+        const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p, set);
         if (lane == 0) publish_final(job, bx, by, record);
         __syncwarp();
     }
@@ -119,7 +125,7 @@ cudaError_t launch_sized(const SearchJob& job, Refinement refinement, unsigned g
 template <SearchMethod S>
 cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
     using W = walk::Walk<S>;
-    const int units = job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y;
+    const int units = job.rate.wavefront_order ? job.blocks_y : job.blocks_x * job.blocks_y;
     const auto grid = static_cast<unsigned>((units + kWarps - 1) / kWarps);
     switch (job.block_size) {
         case 4:

@@ -7,6 +7,7 @@
 // walk, one file per search; fast_search_kernel.cuh runs them.
 #pragma once
 
+#include "predictor_set.cuh"
 #include "rate_key.cuh"
 #include "xme/params.hpp"
 
@@ -241,9 +242,10 @@ XME_QPEL_HD void square_neighbours(T& t) {
 }
 
 // A search's walk (searches/IDENTIFIER.cuh specialises it for its search of xme/search_methods.def):
-// `template <class Warp, class T> static std::uint32_t run(Warp&, T& t, const SearchJob&, int x, int y)`
-// walks level 0's tracker t of the block at (x, y) and returns the candidates it evaluated elsewhere
-// (ehds's upper levels), which count alike with t's.
+// `template <class Warp, class T> static std::uint32_t run(Warp&, T& t, const SearchJob&, int x, int y,
+// const PredictorSet& set)` walks level 0's tracker t of the block at (x, y) and returns the candidates
+// it evaluated elsewhere (ehds's upper levels), which count alike with t's. `set` is SPEC §8's predictor
+// set of the block when the search's row needs it (Need::predictor_set), else empty.
 template <SearchMethod S>
 struct Walk;
 

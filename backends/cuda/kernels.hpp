@@ -40,19 +40,29 @@ struct MotionRecord {
     std::uint32_t candidates;  // integer candidates evaluated (SPEC §7, §11)
 };
 
-// SPEC §8 for one job: the rate term, the predictor and the window's centre. Chains with none of them
-// (lambda 0, no predictor, centre 0) take the packed-key path of SPEC §3 and leave this unused.
+// SPEC §8 for one job: the rate term, the predictor, the window's centre, the order of the blocks and
+// the predictor set. Chains with none of them (lambda 0, no predictor, centre 0, a search without the
+// set) take the packed-key path of SPEC §3 and leave this unused.
 struct RateTerm {
     bool active = false;  // the chain uses this struct: results go to SearchJob::records
     int lambda = 0;
-    const MotionRecord* temporal = nullptr;        // temporal predictor: the previous pair's results, or null
-                                                   // (segment start, predictor none): p = 0
-    const std::uint64_t* temporal_keys = nullptr;  // or the previous pair's fast rate keys (rate_common.cuh)
-    int key_range = 0;                             // the search range those keys were packed with
-    bool spatial = false;                          // spatial predictor: the median of this frame's final
-                                                   // vectors in SearchJob::records (a wavefront)
-    bool centre_on_predictor = false;              // window centre round(p / 4) instead of 0
-    int* wavefront = nullptr;  // spatial: blocks_y + 1 zeroed counters (rows done, ticket)
+    // p is the temporal predictor: the previous pair's results, or null (segment start, another
+    // predictor): p = 0; or the previous pair's fast rate keys (rate_common.cuh), packed with key_range.
+    const MotionRecord* temporal = nullptr;
+    const std::uint64_t* temporal_keys = nullptr;
+    int key_range = 0;
+    // p is the spatial predictor: the median of this frame's final vectors in SearchJob::records.
+    bool spatial = false;
+    // Blocks run as SPEC §8's wavefront, each publishing its final record in SearchJob::records (for
+    // the spatial predictor or the predictor set); `wavefront`: blocks_y + 1 zeroed counters (rows
+    // done, ticket).
+    bool wavefront_order = false;
+    int* wavefront = nullptr;
+    // The walks get SPEC §8's predictor set (in wavefront order); its T from `previous`, the previous
+    // pair's results, null at a segment's start.
+    bool predictor_set = false;
+    const MotionRecord* previous = nullptr;
+    bool centre_on_predictor = false;  // window centre round(p / 4) instead of 0
 };
 
 // ehds's mean pyramid (SPEC §11): levels 1 and 2 ([0] and [1]) of both frames, each tightly packed

@@ -36,10 +36,13 @@ cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, 
 cudaError_t launch_rate_records(const SearchJob& job, cudaStream_t stream);
 enum class Refinement { none, half, quarter };
 
-// Every chain of fs, fs+hpel and fs+qpel, writing job.records; spatial jobs need job.rate.wavefront zeroed.
+// Every chain of fs, fs+hpel and fs+qpel, writing job.records; wavefront_order jobs need job.rate.wavefront
+// zeroed.
 cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
 // SPEC §11's fast searches with the refinement, one warp per block (fast_search_kernel.cuh), writing
-// job.records; spatial jobs need job.rate.wavefront zeroed; ehds needs job.pyramid (launch_mean_pyramid).
+// job.records; wavefront_order jobs need job.rate.wavefront zeroed; ehds needs job.pyramid
+// (launch_mean_pyramid); a search whose row needs the predictor set (umh) job.rate.predictor_set, and
+// job.rate.previous past a segment's start.
 // The launcher of each search's walk, from the table of search kernels (search_kernels.cpp); null for a
 // search this backend has no walk for.
 using SearchLauncher = cudaError_t (*)(const SearchJob& job, Refinement refinement, cudaStream_t stream);

@@ -165,7 +165,7 @@ __device__ MotionRecord search_one(const SearchJob& job, Shared<B>& sh, int bx, 
 template <int B>
 __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, Refinement refinement) {
     __shared__ Shared<B> sh;
-    if (!job.rate.spatial) {
+    if (!job.rate.wavefront_order) {
         const int block = static_cast<int>(blockIdx.x);
         const MotionRecord record = search_one<B>(job, sh, block % job.blocks_x, block / job.blocks_x,
                                                   temporal_predictor(job.rate, block), refinement);
@@ -178,7 +178,8 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, R
     for (int bx = 0; bx < job.blocks_x; ++bx) {
         if (threadIdx.x == 0) wait_for_row_above(job.rate.wavefront, by, bx, job.blocks_x);
         __syncthreads();
-        const Vector p = spatial_predictor(job.records, job.blocks_x, bx, by);
+        const Vector p = job.rate.spatial ? spatial_predictor(job.records, job.blocks_x, bx, by)
+                                          : temporal_predictor(job.rate, by * job.blocks_x + bx);
         const MotionRecord record = search_one<B>(job, sh, bx, by, p, refinement);
         if (threadIdx.x == 0) publish_final(job, bx, by, record);
         __syncthreads();
@@ -189,7 +190,7 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, R
 
 cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
     const unsigned grid =
-        static_cast<unsigned>(job.rate.spatial ? job.blocks_y : job.blocks_x * job.blocks_y);
+        static_cast<unsigned>(job.rate.wavefront_order ? job.blocks_y : job.blocks_x * job.blocks_y);
     switch (job.block_size) {
         case 4:
             search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, refinement);

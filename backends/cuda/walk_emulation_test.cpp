@@ -4,7 +4,9 @@
 // on the device, with ehds's pyramid built by the device's per-pixel code (mean_pyramid.cuh, itself
 // compared with the reference's mean_downsample). Random frames of several kinds (noise, clipping
 // patterns, nearly flat, a smooth texture moved by a random vector) and real clip frames, every §8
-// setting (lambda, predictor near and far, window centre), both border modes. A fresh seed each run,
+// setting (lambda, predictor near and far, window centre), both border modes; each block's §8 predictor
+// set (predictor_set.cuh, compared with the reference's) from random fields of this frame and the
+// previous pair, or without T as at a segment's start. A fresh seed each run,
 // printed: `xme_cuda_walk_emulation [CLIP [SEED]]` reruns one. What this cannot check: that vabsdiff4 and
 // __ldg compute what their host stand-ins do, the device's scheduling, and the refinements (which the
 // conformance suite checks on the GPU). Exits 0 when every result equals the reference's bit for bit.
@@ -36,11 +38,12 @@ constexpr xme::SearchMethod kWalks[] = {
 constexpr std::size_t kWalkCount = sizeof(kWalks) / sizeof(kWalks[0]);
 
 template <class Warp, class T>
-std::uint32_t run_walk(xme::SearchMethod search, Warp& warp, T& t, const SearchJob& job, int x, int y) {
+std::uint32_t run_walk(xme::SearchMethod search, Warp& warp, T& t, const SearchJob& job, int x, int y,
+                       const PredictorSet& set) {
     switch (search) {
 #define XME_SEARCH_KERNEL(identifier)   \
     case xme::SearchMethod::identifier: \
-        return walk::Walk<xme::SearchMethod::identifier>::run(warp, t, job, x, y);
+        return walk::Walk<xme::SearchMethod::identifier>::run(warp, t, job, x, y, set);
 #include "cuda_search_kernels.inc"
 #undef XME_SEARCH_KERNEL
         default:
@@ -101,6 +104,7 @@ struct Case {
     SearchJob job;
     int bx, by;
     Vector p;
+    PredictorSet set;
     ref::BlockResult expected;
 };
 
@@ -121,7 +125,7 @@ MotionRecord walk_block(Warp& warp, std::uint32_t* words, const Case& c) {
         c.job.rate.centre_on_predictor ? Vector{round_quarter(c.p.x), round_quarter(c.p.y)} : Vector{};
     walk::Tracker<Warp, walk::BlockCost<B>> t{
         warp, cost, walk::block_bounds(c.job, x, y, centre), c.job.rate.lambda, c.p, RateKey{}, Vector{}, 0};
-    const std::uint32_t above = run_walk(c.search, warp, t, c.job, x, y);
+    const std::uint32_t above = run_walk(c.search, warp, t, c.job, x, y, c.set);
     return {static_cast<std::int16_t>(4 * t.best_pel.x), static_cast<std::int16_t>(4 * t.best_pel.y),
             t.best.cost, t.evaluated + above};
 }
@@ -148,13 +152,12 @@ int run_cases(const std::vector<Case>& cases) {
                 continue;
             if (++mismatches <= 10) {
                 std::printf(
-                    "%s B=%d frame %dx%d block (%d,%d) %s range %d lambda %d p (%d,%d)%s: got (%d,%d) J %u n "
-                    "%u, "
-                    "reference (%d,%d) J %llu n %u\n",
+                    "%s B=%d frame %dx%d block (%d,%d) %s range %d lambda %d p (%d,%d)%s set of %d: "
+                    "got (%d,%d) J %u n %u, reference (%d,%d) J %llu n %u\n",
                     std::string(to_string(c.search)).c_str(), B, c.job.layout.width, c.job.layout.height,
                     c.bx, c.by, c.job.restrict_border ? "restrict" : "pad", c.job.range, c.job.rate.lambda,
-                    c.p.x, c.p.y, c.job.rate.centre_on_predictor ? " centred" : "", r.mv_x, r.mv_y, r.cost,
-                    r.candidates, c.expected.mv.x, c.expected.mv.y,
+                    c.p.x, c.p.y, c.job.rate.centre_on_predictor ? " centred" : "", c.set.count, r.mv_x,
+                    r.mv_y, r.cost, r.candidates, c.expected.mv.x, c.expected.mv.y,
                     static_cast<unsigned long long>(c.expected.cost), c.expected.candidates);
             }
             break;
@@ -163,9 +166,29 @@ int run_cases(const std::vector<Case>& cases) {
     return mismatches;
 }
 
-// Every block of the pair, each with one algorithm and random §8 settings.
+// A random field of final vectors (quarter pel) for the predictor set: zero, near the window, far
+// outside it, or a repeat of the block before.
+std::vector<MotionRecord> random_field(int blocks, int range, std::mt19937& rng) {
+    std::uniform_int_distribution<int> near(-4 * range - 8, 4 * range + 8);
+    std::uniform_int_distribution<int> far(-1200, 1200);
+    std::vector<MotionRecord> field(static_cast<std::size_t>(blocks), MotionRecord{0, 0, 0, 1});
+    for (std::size_t i = 0; i < field.size(); ++i) {
+        const int kind = std::uniform_int_distribution<int>(0, 4)(rng);
+        Vector v;
+        if (kind == 1 || kind == 2) v = {near(rng), near(rng)};
+        if (kind == 3) v = {far(rng), far(rng)};
+        if (kind == 4 && i > 0) v = {field[i - 1].mv_x, field[i - 1].mv_y};
+        field[i].mv_x = static_cast<std::int16_t>(v.x);
+        field[i].mv_y = static_cast<std::int16_t>(v.y);
+    }
+    return field;
+}
+
+// Every block of the pair, each with one algorithm and random §8 settings. Returns the blocks whose
+// predictor set (predictor_set.cuh) differs from the reference's.
 template <int B>
-void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt19937& rng) {
+int add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt19937& rng) {
+    int set_mismatches = 0;
     const FrameLayout& layout = pair.current_padded.layout;
     const int width = layout.width;
     const int height = layout.height;
@@ -188,9 +211,14 @@ void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt199
             job.pyramid.width[level] = pyramid_side(width, level + 1);
             job.pyramid.height[level] = pyramid_side(height, level + 1);
         }
+        // This frame's final vectors (read above and to the left of each block) and the previous pair's.
+        const std::vector<MotionRecord> finals = random_field(job.blocks_x * job.blocks_y, range, rng);
+        const std::vector<MotionRecord> previous = random_field(job.blocks_x * job.blocks_y, range, rng);
+        std::vector<xme::MotionVector> final_vectors;
+        for (const MotionRecord& r : finals) final_vectors.push_back({r.mv_x, r.mv_y});
         for (int by = 0; by < job.blocks_y; ++by) {
             for (int bx = 0; bx < job.blocks_x; ++bx) {
-                Case c{&pair, {}, job, bx, by, {}, {}};
+                Case c{&pair, {}, job, bx, by, {}, {}, {}};
                 // Any walk defined for this block size (search_methods.def's min_block).
                 do {
                     c.search = kWalks[std::uniform_int_distribution<std::size_t>(0, kWalkCount - 1)(rng)];
@@ -223,13 +251,35 @@ void add_cases(std::vector<Case>& cases, const Pair& pair, int range, std::mt199
                     c.job.rate.lambda,
                     {c.p.x, c.p.y},
                     {centre.x, centre.y}};
-                const ref::SearchSurroundings surroundings{pair.l1r.view(), pair.l1c.view(), pair.l2r.view(),
-                                                           pair.l2c.view()};
+                // T is absent at a segment's start.
+                const bool segment_start = std::uniform_int_distribution<int>(0, 3)(rng) == 0;
+                const MotionRecord& t = previous[static_cast<std::size_t>(by * job.blocks_x + bx)];
+                const xme::MotionVector temporal{t.mv_x, t.mv_y};
+                c.set = block_predictor_set(finals.data(), job.blocks_x, bx, by,
+                                            segment_start ? nullptr : previous.data());
+                ref::SearchSurroundings surroundings;
+                surroundings.predictor_set = ref::predictor_set(final_vectors, job.blocks_x, job.blocks_y, bx,
+                                                                by, segment_start ? nullptr : &temporal);
+                bool same_set = static_cast<int>(surroundings.predictor_set.size()) == c.set.count;
+                for (int i = 0; same_set && i < c.set.count; ++i) {
+                    const xme::MotionVector& m = surroundings.predictor_set[static_cast<std::size_t>(i)];
+                    same_set = m.x == c.set.at(i).x && m.y == c.set.at(i).y;
+                }
+                if (!same_set && ++set_mismatches <= 10) {
+                    std::printf(
+                        "B=%d frame %dx%d block (%d,%d): predictor set of %d members, reference %zu\n", B,
+                        width, height, bx, by, c.set.count, surroundings.predictor_set.size());
+                }
+                surroundings.level1_reference = pair.l1r.view();
+                surroundings.level1_current = pair.l1c.view();
+                surroundings.level2_reference = pair.l2r.view();
+                surroundings.level2_current = pair.l2c.view();
                 c.expected = ref::integer_search(c.search, search, surroundings);
                 cases.push_back(c);
             }
         }
     }
+    return set_mismatches;
 }
 
 template <int B>
@@ -237,6 +287,7 @@ int check_block_size(std::mt19937& rng, int frames, const std::string& clip) {
     std::vector<std::unique_ptr<Pair>> pairs;
     std::vector<Case> cases;
     int pyramid_mismatches = 0;
+    int set_mismatches = 0;
     for (int f = 0; f < frames; ++f) {
         const int range = f % 4 == 0 ? 32 : std::uniform_int_distribution<int>(0, 20)(rng);
         std::uniform_int_distribution<int> size(f % 3 == 0 ? 1 : B, 3 * B + 17);
@@ -258,7 +309,7 @@ int check_block_size(std::mt19937& rng, int frames, const std::string& clip) {
         pyramid_mismatches += same_plane(pair.reference_levels.level1, pair.l1r) ? 0 : 1;
         pyramid_mismatches += same_plane(pair.reference_levels.level2, pair.l2r) ? 0 : 1;
         pyramid_mismatches += same_plane(pair.current_levels.level2, pair.l2c) ? 0 : 1;
-        add_cases<B>(cases, pair, range, rng);
+        set_mismatches += add_cases<B>(cases, pair, range, rng);
     }
     const int mismatches = run_cases<B>(cases);
     std::string per_walk;
@@ -268,9 +319,9 @@ int check_block_size(std::mt19937& rng, int frames, const std::string& clip) {
         per_walk +=
             (per_walk.empty() ? "" : ", ") + std::string(to_string(search)) + " " + std::to_string(count);
     }
-    std::printf("B=%d: %zu blocks (%s), %d mismatches, %d pyramid planes differ\n", B, cases.size(),
-                per_walk.c_str(), mismatches, pyramid_mismatches);
-    return mismatches + pyramid_mismatches;
+    std::printf("B=%d: %zu blocks (%s), %d mismatches, %d pyramid planes differ, %d predictor sets differ\n",
+                B, cases.size(), per_walk.c_str(), mismatches, pyramid_mismatches, set_mismatches);
+    return mismatches + pyramid_mismatches + set_mismatches;
 }
 
 }  // namespace

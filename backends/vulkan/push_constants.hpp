@@ -75,8 +75,11 @@ struct RateSearchParams {
     std::int32_t restrict_border = 0;
     std::int32_t refine = 0;
     std::int32_t lambda = 0;
-    std::int32_t predictor = 0;  // 0: none, 1: temporal, 2: spatial (rate_search.comp)
+    std::int32_t predictor = 0;  // p: 0: zero, 1: temporal, 2: spatial (rate_search.comp)
     std::int32_t centre_on_predictor = 0;
+    std::int32_t wavefront = 0;      // 1: blocks in SPEC §8's wavefront steps (record_wavefront)
+    std::int32_t has_previous = 0;   // 1: Previous holds the previous pair of this segment
+    std::int32_t predictor_set = 0;  // 1: the search reads SPEC §8's predictor set
     std::int32_t step = 0;
     std::int32_t first_row = 0;
 };
@@ -173,12 +176,14 @@ struct PushConstantsOf<SadPeakParams> {
 template <>
 struct PushConstantsOf<RateSearchParams> {
     using P = RateSearchParams;
-    static constexpr std::array members{XME_MEMBER(P, frame_size), XME_MEMBER(P, padded_size),
-                                        XME_MEMBER(P, blocks_x),   XME_MEMBER(P, blocks_y),
-                                        XME_MEMBER(P, range),      XME_MEMBER(P, restrict_border),
-                                        XME_MEMBER(P, refine),     XME_MEMBER(P, lambda),
-                                        XME_MEMBER(P, predictor),  XME_MEMBER(P, centre_on_predictor),
-                                        XME_MEMBER(P, step),       XME_MEMBER(P, first_row)};
+    static constexpr std::array members{XME_MEMBER(P, frame_size),    XME_MEMBER(P, padded_size),
+                                        XME_MEMBER(P, blocks_x),      XME_MEMBER(P, blocks_y),
+                                        XME_MEMBER(P, range),         XME_MEMBER(P, restrict_border),
+                                        XME_MEMBER(P, refine),        XME_MEMBER(P, lambda),
+                                        XME_MEMBER(P, predictor),     XME_MEMBER(P, centre_on_predictor),
+                                        XME_MEMBER(P, wavefront),     XME_MEMBER(P, has_previous),
+                                        XME_MEMBER(P, predictor_set), XME_MEMBER(P, step),
+                                        XME_MEMBER(P, first_row)};
 };
 
 template <>

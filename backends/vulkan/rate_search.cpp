@@ -1,9 +1,10 @@
 // SPEC §8 on the "fast" variant: rate_search.comp, one workgroup per block, for every chain of fs and
 // fs+hpel with a rate term, a predictor or a window centred on the predictor, every +qpel chain (§10)
 // and every search of shaders/searches/ (§11), alone or refined; a search that needs the mean pyramid
-// (ehds) first builds it for each frame uploaded (mean_pyramid.cpp). The spatial predictor
-// runs as a wavefront, one dispatch per step of blocks with bx + 2 by = step, so that a block's left,
-// top, top-right and top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
+// (ehds) first builds it for each frame uploaded (mean_pyramid.cpp). A chain that reads its
+// neighbours' final vectors (the spatial predictor, §8's predictor set) runs as a wavefront, one
+// dispatch per step of blocks with bx + 2 by = step, so that a block's left, top, top-right and
+// top-left neighbours (steps - 1, - 2, - 1, - 3) are final when it starts.
 #include <algorithm>
 #include <optional>
 
@@ -44,14 +45,16 @@ public:
                             : p.predictor == Predictor::spatial ? 2
                                                                 : 0;
         params_.centre_on_predictor = p.centre == WindowCentre::predictor ? 1 : 0;
+        params_.wavefront = needs_wavefront(p) ? 1 : 0;
+        params_.predictor_set = has(chain_needs(p), Need::predictor_set) ? 1 : 0;
         if (has(chain_needs(p), Need::mean_pyramid)) pyramids_.emplace(resources);
         pipeline_ =
             &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"SEARCH", search_constant(p.search)}},
                               push_constant_layout<RateSearchParams>());
         sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
         const VkSampler sampler = context.nearest_sampler();
-        // The shader never reads Previous without the temporal predictor, nor the pyramids without ehds;
-        // any buffer fills those bindings.
+        // The shader reads Previous only where needs_previous_field (the session gives it then), and the
+        // pyramids only for ehds; any buffer fills those bindings otherwise.
         const VkBuffer unused = resources.candidates->get();
         const VkBuffer previous = resources.previous != nullptr ? resources.previous->get() : unused;
         const auto pyramid = [&](int slot) { return pyramids_ ? pyramids_->of(slot).get() : unused; };
@@ -76,14 +79,16 @@ public:
     void record(VkCommandBuffer commands, FrameSlots slots, const std::function<void()>& pass_done) override {
         const Api& api = resources_.context.api();
         RateSearchParams params = params_;
-        // A segment's first pair has no temporal predictor: p = 0, as with none.
+        // A segment's first pair has no previous pair: the temporal p = 0, as with none, and the
+        // predictor set has no T (SPEC §8).
         if (params.predictor == 1 && segment_start_) params.predictor = 0;
+        params.has_previous = resources_.previous != nullptr && !segment_start_ ? 1 : 0;
         const VkDescriptorSet set = (*sets_)[slots.combination()];
         if (pyramids_) {
             pyramids_->record(commands, slots);
             pass_done();
         }
-        if (params.predictor != 2) {
+        if (params.wavefront == 0) {
             pipeline_->bind_and_push(commands, set, params);
             api.vkCmdDispatch(commands, static_cast<std::uint32_t>(blocks_x_),
                               static_cast<std::uint32_t>(blocks_y_), 1);

@@ -12,6 +12,7 @@
 
 #include "context.hpp"
 #include "xme/device.hpp"
+#include "xme/operations.hpp"
 #include "xme/vulkan_backend.hpp"
 
 namespace xme::vulkan {
@@ -41,7 +42,8 @@ struct SessionResources {
     const Buffer& results;                              // one uvec2 (packed vector, cost) per block
     // The chains of rate_search.comp only: the integer candidates each block evaluated.
     const Buffer* candidates = nullptr;
-    // SPEC §8's temporal predictor only: the previous pair's vectors (results' layout).
+    // Chains that read the previous field (needs_previous_field: SPEC §8's temporal predictor, the
+    // predictor set's T) only: the previous pair's vectors (results' layout).
     const Buffer* previous = nullptr;
 };
 
@@ -66,7 +68,8 @@ public:
     virtual void record(VkCommandBuffer commands, FrameSlots slots,
                         const std::function<void()>& pass_done) = 0;
     [[nodiscard]] virtual std::vector<std::string> pass_names() const = 0;
-    // SPEC §8's temporal predictor: whether the next recorded pair starts a segment (p = 0).
+    // SPEC §8's previous field: whether the next recorded pair starts a segment (the temporal p = 0,
+    // the predictor set without T).
     virtual void set_segment_start(bool /*segment_start*/) {}
     // What comes back besides the block results (SPEC §9's macroblocks): copied into the plan's readback
     // `index` after the session's compute-to-transfer barrier, and put into `field` once that
@@ -85,7 +88,7 @@ public:
 [[nodiscard]] std::unique_ptr<SearchPlan> make_legacy_plan(const SessionResources& resources,
                                                            int pe_per_block);
 // The per-block chains (rate_search.cpp): SPEC §8's settings (lambda > 0, a predictor or a centred
-// window), §11's dia, hex, ehds and tz, each alone, +hpel or +qpel (§10).
+// window), §11's dia, hex, ehds, tz and umh, each alone, +hpel or +qpel (§10).
 [[nodiscard]] std::unique_ptr<SearchPlan> make_rate_search_plan(const SessionResources& resources);
 // SPEC §9's 41 partitions (partition_search.cpp): fs+p41 and fs+p41+qpel with any predictor;
 // `readbacks` host buffers, one per submission in flight; `strip` candidates per invocation (1..8).
@@ -105,13 +108,12 @@ inline constexpr int search_given = -1;
 }
 // Whether the fast kernel (full_search.comp's RATE_KEY) computes SPEC §8's key for an fs chain with
 // these settings: the window centred on zero (one centred on the predictor moves per block and may hold
-// no valid candidate), predictor none or temporal (the spatial predictor's blocks depend on each
-// other), and a range whose offsets fit the key's 9-bit fields (strip_rate_key). The rest of §8 takes
-// rate_search.comp.
+// no valid candidate), no wavefront (the spatial predictor's blocks depend on each other), and a range
+// whose offsets fit the key's 9-bit fields (strip_rate_key). The rest of §8 takes rate_search.comp.
 inline constexpr int strip_rate_key_max_range = 255;
 [[nodiscard]] inline bool strip_kernel_rate_key(const SearchParams& params) {
     return params.search == SearchMethod::full && params.centre == WindowCentre::zero &&
-           params.predictor != Predictor::spatial && params.range <= strip_rate_key_max_range;
+           !needs_wavefront(params) && params.range <= strip_rate_key_max_range;
 }
 // Whether these options need make_rate_search_plan: the fast kernel runs fs, fs+hpel and fs+qpel
 // without §8's settings and with those of strip_kernel_rate_key (its integer winner then refined by
@@ -122,10 +124,11 @@ inline constexpr int strip_rate_key_max_range = 255;
            (uses_rate_search(params) && !strip_kernel_rate_key(params));
 }
 
-// SPEC §8's spatial predictor as a wavefront over a grid of blocks_x x blocks_y blocks: step by step
-// (the blocks with bx + 2 by = step, whose left, top, top-right and top-left neighbours are in earlier
-// steps), `dispatch(step, first_row, rows)` records the step's dispatch of one workgroup per row
-// first_row .. first_row + rows - 1 (block bx = step - 2 by), then a barrier shows its results to the next.
+// SPEC §8's wavefront (the spatial predictor, the predictor set) over a grid of blocks_x x blocks_y
+// blocks: step by step (the blocks with bx + 2 by = step, whose left, top, top-right and top-left
+// neighbours are in earlier steps), `dispatch(step, first_row, rows)` records the step's dispatch of one
+// workgroup per row first_row .. first_row + rows - 1 (block bx = step - 2 by), then a barrier shows its
+// results to the next.
 inline void record_wavefront(const Api& api, VkCommandBuffer commands, int blocks_x, int blocks_y,
                              const std::function<void(int step, int first_row, int rows)>& dispatch) {
     const int steps = (blocks_x - 1) + 2 * (blocks_y - 1) + 1;

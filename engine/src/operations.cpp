@@ -147,6 +147,7 @@ void remove_search_stage(SearchMethod search) {
 
 Need chain_needs(const SearchParams& params) {
     Need needs = describe(params.search).needs | describe(params.subpel).needs;
+    if (has(needs, Need::predictor_set)) needs = needs | Need::neighbour_vectors | Need::previous_field;
     if (params.predictor == Predictor::temporal) needs = needs | Need::previous_field;
     if (params.predictor == Predictor::spatial) needs = needs | Need::neighbour_vectors;
     return needs;

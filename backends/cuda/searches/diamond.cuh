@@ -8,8 +8,8 @@ namespace xme::cuda::walk {
 template <>
 struct Walk<SearchMethod::diamond> {
     template <class Warp, class T>
-    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/,
-                                         int /*y*/) {
+    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/, int /*y*/,
+                                         const PredictorSet& /*set*/) {
         start(t);
         small_diamond(t, t.bounds.range);
         return 0;

@@ -105,7 +105,8 @@ XME_QPEL_HD std::uint32_t ehds_walk(Warp& warp, T& t, const SearchJob& job, int 
 template <>
 struct Walk<SearchMethod::ehds> {
     template <class Warp, class T>
-    XME_QPEL_HD static std::uint32_t run(Warp& warp, T& t, const SearchJob& job, int x, int y) {
+    XME_QPEL_HD static std::uint32_t run(Warp& warp, T& t, const SearchJob& job, int x, int y,
+                                         const PredictorSet& /*set*/) {
         return ehds_walk(warp, t, job, x, y);
     }
 };

@@ -9,8 +9,8 @@ namespace xme::cuda::walk {
 template <>
 struct Walk<SearchMethod::hexagon> {
     template <class Warp, class T>
-    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/,
-                                         int /*y*/) {
+    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/, int /*y*/,
+                                         const PredictorSet& /*set*/) {
         start(t);
         for (int moves = 0; moves < t.bounds.range; ++moves) {
             if (!t.step(6, Hexagon{t.best_pel})) break;

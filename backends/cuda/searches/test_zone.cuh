@@ -99,8 +99,8 @@ XME_QPEL_HD void tz_walk(T& t) {
 template <>
 struct Walk<SearchMethod::test_zone> {
     template <class Warp, class T>
-    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/,
-                                         int /*y*/) {
+    XME_QPEL_HD static std::uint32_t run(Warp& /*warp*/, T& t, const SearchJob& /*job*/, int /*x*/, int /*y*/,
+                                         const PredictorSet& /*set*/) {
         tz_walk(t);
         return 0;
     }

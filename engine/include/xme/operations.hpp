@@ -22,6 +22,9 @@ enum class Need : unsigned {
     neighbour_vectors = 1U << 1,   // this frame's left, top, top-right final vectors: §8's wavefront order
     previous_field = 1U << 2,      // the previous pair's field of the same segment (§8's temporal source)
     half_sample_planes = 1U << 3,  // §10's H.264 half samples of the reference
+    // §8's predictor set (the neighbours' and the previous field's vectors) given to each block's
+    // search; implies neighbour_vectors and previous_field (chain_needs adds them).
+    predictor_set = 1U << 4,
 };
 [[nodiscard]] constexpr Need operator|(Need a, Need b) {
     return static_cast<Need>(static_cast<unsigned>(a) | static_cast<unsigned>(b));

@@ -40,6 +40,8 @@ struct BlockSearch {
 struct SearchSurroundings {
     // Need::mean_pyramid (SPEC §11 ehds): levels 1 and 2 of both frames (mean_downsample).
     PlaneView level1_reference, level1_current, level2_reference, level2_current;
+    // Need::predictor_set: SPEC §8's predictor set of the block (predictor_set()).
+    std::vector<MotionVector> predictor_set;
 };
 
 struct BlockResult {
@@ -91,6 +93,12 @@ struct BlockResult {
 // (spatial_predictor.cpp).
 [[nodiscard]] MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int blocks_x,
                                              int blocks_y, int bx, int by);
+
+// SPEC §8's predictor set of block (bx, by): A, B, C (or D), the spatial predictor when one of them is
+// available, then `temporal` (the co-located block's vector of the previous pair; null at a segment's
+// start); `finals` as spatial_predictor reads it (spatial_predictor.cpp).
+[[nodiscard]] std::vector<MotionVector> predictor_set(const std::vector<MotionVector>& finals, int blocks_x,
+                                                      int blocks_y, int bx, int by, const MotionVector* temporal);
 
 // SPEC §4 with §8's rate: bilinear half-pel refinement of integer_mv (quarter units), J = cost4 +
 // lambda * R(mv - p); square blocks only (refine_hpel.cpp).

@@ -112,8 +112,10 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
     SearchSurroundings surroundings;
     if (has(chain_needs(params), Need::mean_pyramid)) {
         pyramid.emplace(reference, current);
-        surroundings = {pyramid->level1_reference.view(), pyramid->level1_current.view(),
-                        pyramid->level2_reference.view(), pyramid->level2_current.view()};
+        surroundings.level1_reference = pyramid->level1_reference.view();
+        surroundings.level1_current = pyramid->level1_current.view();
+        surroundings.level2_reference = pyramid->level2_reference.view();
+        surroundings.level2_current = pyramid->level2_current.view();
     }
     std::vector<MotionVector> finals(field.blocks.size());
     for (int by = 0; by < field.blocks_y; ++by) {
@@ -132,6 +134,11 @@ MotionField estimate(PlaneView reference, PlaneView current, const SearchParams&
                 field.at(bx, by) = motion.partitions[0];
                 finals[static_cast<std::size_t>(by * field.blocks_x + bx)] = vector_of(motion.partitions[0]);
                 continue;
+            }
+            if (has(chain_needs(params), Need::predictor_set)) {
+                const MotionVector temporal = previous != nullptr ? vector_of(previous->at(bx, by)) : MotionVector{};
+                surroundings.predictor_set = predictor_set(finals, field.blocks_x, field.blocks_y, bx, by,
+                                                           previous != nullptr ? &temporal : nullptr);
             }
             const BlockResult integer = integer_search(params.search, search, surroundings);
             const BlockResult final = refinement(params, search, integer);
