@@ -11,7 +11,7 @@
 #include "chain_estimate.hpp"
 #include "cpu_features.hpp"
 #include "full_search.hpp"
-#include "hpel_refine.hpp"
+#include "full_search_hpel.hpp"
 #include "integer_search.hpp"
 #include "padded_frame.hpp"
 #include "xme/accounting.hpp"
@@ -135,7 +135,7 @@ protected:
             for (int i = 0; i < blocks; ++i) {
                 const std::uint64_t key = keys_[static_cast<std::size_t>(i)];
                 result.field.blocks[static_cast<std::size_t>(i)] =
-                    refine ? refine_half_pel(frames, options_.width, options_.height, i % blocks_x_,
+                    refine ? refine_full_search_hpel(frames, options_.width, options_.height, i % blocks_x_,
                                              i / blocks_x_, key)
                            : BlockMotion{static_cast<std::int16_t>(2 * key_half_x(key)),
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};

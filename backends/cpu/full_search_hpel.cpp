@@ -1,4 +1,4 @@
-#include "hpel_refine.hpp"
+#include "full_search_hpel.hpp"
 
 #include <cstdlib>
 #include <limits>
@@ -33,7 +33,7 @@ std::uint32_t cost4_at(const SearchFrames& f, int x, int y, int hx, int hy) {
 
 }  // namespace
 
-BlockMotion refine_half_pel(const SearchFrames& frames, int frame_width, int frame_height, int bx, int by,
+BlockMotion refine_full_search_hpel(const SearchFrames& frames, int frame_width, int frame_height, int bx, int by,
                             std::uint64_t integer_key) {
     const int x = bx * frames.params.block_size;
     const int y = by * frames.params.block_size;
