@@ -18,20 +18,38 @@ std::string rows_help(StageKind kind) {
     return help;
 }
 
+// `names`, with "all" (which only the options taking lists offer) replaced by every row of `kind`, in
+// the table's order: `xme bench --search all` times every search the table has.
+std::vector<std::string> every_row_for_all(const std::vector<std::string>& names, StageKind kind) {
+    std::vector<std::string> expanded;
+    for (const std::string& name : names) {
+        if (name != "all") {
+            expanded.push_back(name);
+            continue;
+        }
+        for (const StageDescription& row : stages_of(kind)) expanded.emplace_back(row.name);
+    }
+    return expanded;
+}
+
 }  // namespace
 
 void add_chain_options(CLI::App& cmd, ChainOptions& o, bool several) {
     // The searches, refinements and parameters come from the table of operations (xme/operations.hpp).
+    o.several = several;
     const std::string list = several ? " (comma-separated)" : "";
     auto* algo =
         cmd.add_option("--algo" + std::string(several ? "s" : ""), o.algorithms,
                        "Chain shorthand: SEARCH, SEARCH+hpel or SEARCH+qpel (SEARCH one of " +
                            stage_names(StageKind::integer_search) +
                            "), e.g. fs+hpel, tz+qpel; fs+p41 and fs+p41+qpel for the 41 partitions" + list);
-    auto* search = cmd.add_option("--search", o.searches,
-                                  "Integer search" + list + ":\n" + rows_help(StageKind::integer_search));
-    auto* subpel = cmd.add_option("--subpel", o.subpels,
-                                  "Sub-pel refinement" + list + ":\n" + rows_help(StageKind::refinement));
+    const std::string every = several ? "; all: every row below" : "";
+    auto* search =
+        cmd.add_option("--search", o.searches,
+                       "Integer search" + list + every + ":\n" + rows_help(StageKind::integer_search));
+    auto* subpel =
+        cmd.add_option("--subpel", o.subpels,
+                       "Sub-pel refinement" + list + every + ":\n" + rows_help(StageKind::refinement));
     for (auto* option : {algo, search, subpel}) {
         if (several)
             option->delimiter(',');
@@ -74,9 +92,13 @@ std::vector<SearchParams> chains_from(const ChainOptions& o, const SearchParams&
         }
     } else {
         const std::vector<std::string> searches =
-            o.searches.empty() ? std::vector<std::string>{"fs"} : o.searches;
-        const std::vector<std::string> subpels =
-            o.subpels.empty() ? std::vector<std::string>{"none"} : o.subpels;
+            o.searches.empty() ? std::vector<std::string>{"fs"}
+            : o.several        ? every_row_for_all(o.searches, StageKind::integer_search)
+                               : o.searches;
+        const std::vector<std::string> subpels = o.subpels.empty() ? std::vector<std::string>{"none"}
+                                                 : o.several
+                                                     ? every_row_for_all(o.subpels, StageKind::refinement)
+                                                     : o.subpels;
         for (const auto& search : searches) {
             for (const auto& subpel : subpels) {
                 params.search = parse_search_method(search);

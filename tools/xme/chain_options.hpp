@@ -20,6 +20,7 @@ struct ChainOptions {
     std::vector<std::string> searches;    // --search fs|dia|hex|ehds|tz (bench: several)
     std::vector<std::string> subpels;     // --subpel none|hpel|qpel (bench: several)
     std::string partitions = "none";      // --partitions none|all (SPEC §9), for every chain
+    bool several = false;                 // lists allowed (bench), and "all" for every row of the table
     int lambda = -1;                      // --lambda N; -1: not given
     int qp = -1;                          // --qp Q; -1: not given
     std::string predictor = "none";
