@@ -360,20 +360,23 @@ private:
     void search(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
         switch (config_.variant) {
             case Variant::global:
-                check_launch(launch_search_global(job, compute_.get()), "search_global_kernel<<<>>>", site);
+                check_launch(launch_full_search_global(job, compute_.get()),
+                             "full_search_global_kernel<<<>>>", site);
                 break;
             case Variant::shared:
-                check_launch(launch_search_shared(job, compute_.get()), "search_shared_kernel<<<>>>", site);
+                check_launch(launch_full_search_shared(job, compute_.get()),
+                             "full_search_shared_kernel<<<>>>", site);
                 break;
             case Variant::candidate:
-                check_launch(launch_search_candidate(job, compute_.get()), "search_candidate_kernel<<<>>>",
-                             site);
+                check_launch(launch_full_search_candidate(job, compute_.get()),
+                             "full_search_candidate_kernel<<<>>>", site);
                 break;
             case Variant::fast:
             case Variant::fast_texture:
             case Variant::p41_002:  // runs partitions only (partition_support): never here
                 XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
-                check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
+                check_launch(launch_full_search_fast(job, compute_.get()), "full_search_fast_kernel<<<>>>",
+                             site);
                 break;
         }
         if (params_.subpel != Subpel::hpel) return;
@@ -468,14 +471,14 @@ private:
             const SearchLauncher* launch = find_search_launcher(params_.search);
             if (launch == nullptr)
                 require_supported(search_kernel_support(config_.device_name, params_.search, false));
-            check_launch((*launch)(job, refinement, compute_.get()), "fast_search_kernel<<<>>>", site);
+            check_launch((*launch)(job, refinement, compute_.get()), "walk_search_kernel<<<>>>", site);
             return RateResult::records;
         }
         const bool fast = !job.rate.wavefront_order && !job.rate.centre_on_predictor &&
                           fast_rate_fits(params_.block_size, params_.range, params_.lambda, predictor_bound_);
         if (!fast) {
-            check_launch(launch_search_block(job, refinement, compute_.get()), "search_block_kernel<<<>>>",
-                         site);
+            check_launch(launch_full_search_block(job, refinement, compute_.get()),
+                         "full_search_block_kernel<<<>>>", site);
             return RateResult::records;
         }
         XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
@@ -483,12 +486,13 @@ private:
             params_.predictor == Predictor::none) {
             // (J, |mv - p|, y, x) with J = SAD and p = 0 is the plain key's order: its kernel, without the
             // rate rows, then the refinement from its keys (fs+qpel 4-5 µs less per 1080p frame, H100).
-            check_launch(launch_search_fast(job, compute_.get()), "search_fast_kernel<<<>>>", site);
+            check_launch(launch_full_search_fast(job, compute_.get()), "full_search_fast_kernel<<<>>>", site);
             check_launch(launch_qpel_refine_plain_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>",
                          site);
             return RateResult::records;
         }
-        check_launch(launch_search_fast_rate(job, rows_, compute_.get()), "search_fast_kernel<<<>>>", site);
+        check_launch(launch_full_search_fast_rate(job, rows_, compute_.get()),
+                     "full_search_fast_kernel<<<>>>", site);
         if (refinement == Refinement::quarter) {  // reads the keys itself: no records kernel
             check_launch(launch_qpel_refine_keys(job, compute_.get()), "qpel_refine_kernel<<<>>>", site);
             return RateResult::records;

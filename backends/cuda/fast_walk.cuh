@@ -4,7 +4,7 @@
 // share (§11's start, the small diamond, the 8 neighbours). __host__ __device__ and generic in the warp
 // (lane(), shfl_xor(), count(): qpel::DeviceWarp on the device, 32 fibers in walk_emulation_test.cpp),
 // so that the walks run on the host against the reference. searches/ has each search's
-// walk, one file per search; fast_search_kernel.cuh runs them.
+// walk, one file per search; walk_search_kernel.cuh runs them.
 #pragma once
 
 #include "predictor_set.cuh"

@@ -15,13 +15,13 @@ constexpr int kMaxTileWidth = 64;
 constexpr int kMaxThreads = 1024;
 
 template <int B>
-__global__ void search_candidate_kernel(SearchJob job) {
+__global__ void full_search_candidate_kernel(SearchJob job) {
     extern __shared__ std::uint64_t shared_words[];
     const int tile_width = static_cast<int>(blockDim.x);
     const int tile_height = 2 * static_cast<int>(blockDim.y);
     const int window_width = tile_width + B - 1;
     const int threads = static_cast<int>(blockDim.x * blockDim.y);
-    std::uint64_t* keys = shared_words;  // one per thread
+    std::uint64_t* keys = shared_words;                                       // one per thread
     std::uint8_t* current = reinterpret_cast<std::uint8_t*>(keys + threads);  // B x B
     std::uint8_t* window = current + B * B;  // (2 * blockDim.y + B - 1) x window_width
 
@@ -58,7 +58,8 @@ __global__ void search_candidate_kernel(SearchJob job) {
 #pragma unroll
                     for (int i = 0; i < B; ++i) {
                         const int a = current[j * B + i];
-                        sad += static_cast<std::uint32_t>(abs(a - int{window[(row + j) * window_width + threadIdx.x + i]}));
+                        sad += static_cast<std::uint32_t>(
+                            abs(a - int{window[(row + j) * window_width + threadIdx.x + i]}));
                     }
                 }
                 const std::uint64_t key = integer_key(sad, dx, dy);
@@ -85,24 +86,37 @@ void launch(const SearchJob& job, dim3 threads, cudaStream_t stream) {
     const int count = static_cast<int>(threads.x * threads.y);
     const std::size_t bytes = sizeof(std::uint64_t) * static_cast<std::size_t>(count) + B * B +
                               static_cast<std::size_t>(threads.x + B - 1) * (2 * threads.y + B - 1);
-    search_candidate_kernel<B><<<static_cast<unsigned>(job.blocks_x * job.blocks_y), threads, bytes, stream>>>(job);
+    full_search_candidate_kernel<B>
+        <<<static_cast<unsigned>(job.blocks_x * job.blocks_y), threads, bytes, stream>>>(job);
 }
 
 }  // namespace
 
-cudaError_t launch_search_candidate(const SearchJob& job, cudaStream_t stream) {
+cudaError_t launch_full_search_candidate(const SearchJob& job, cudaStream_t stream) {
     // The window every block's tiles are cut from (restrict mode clips it, never beyond 2R+1).
     const int r = job.range;
-    const int span_x = job.restrict_border ? std::min(2 * r + 1, 2 * (job.layout.padded_width - job.block_size) + 1) : 2 * r + 1;
-    const int span_y = job.restrict_border ? std::min(2 * r + 1, 2 * (job.layout.padded_height - job.block_size) + 1) : 2 * r + 1;
+    const int span_x = job.restrict_border
+                           ? std::min(2 * r + 1, 2 * (job.layout.padded_width - job.block_size) + 1)
+                           : 2 * r + 1;
+    const int span_y = job.restrict_border
+                           ? std::min(2 * r + 1, 2 * (job.layout.padded_height - job.block_size) + 1)
+                           : 2 * r + 1;
     const int width = std::min(span_x, kMaxTileWidth);
     const int height = std::max(1, std::min((span_y + 1) / 2, kMaxThreads / width));
     const dim3 threads(static_cast<unsigned>(width), static_cast<unsigned>(height));
     switch (job.block_size) {
-        case 4: launch<4>(job, threads, stream); break;
-        case 8: launch<8>(job, threads, stream); break;
-        case 16: launch<16>(job, threads, stream); break;
-        default: launch<32>(job, threads, stream); break;
+        case 4:
+            launch<4>(job, threads, stream);
+            break;
+        case 8:
+            launch<8>(job, threads, stream);
+            break;
+        case 16:
+            launch<16>(job, threads, stream);
+            break;
+        default:
+            launch<32>(job, threads, stream);
+            break;
     }
     return cudaGetLastError();
 }

@@ -73,7 +73,7 @@ struct FastGrid {
 };
 
 template <int B, int K, int S, int D>
-__global__ void __launch_bounds__(kThreads, 4) search_fast_kernel(SearchJob job, FastGrid g) {
+__global__ void __launch_bounds__(kThreads, 4) full_search_fast_kernel(SearchJob job, FastGrid g) {
     static_assert(S == 1 || D == 1, "slices are summed across lanes, columns within a lane");
     constexpr int words = B / 4 / S;  // words of one slice row
     constexpr std::uint32_t kInvalid = 0x80000000u;
@@ -279,7 +279,7 @@ cudaError_t launch_fast(const SearchJob& job, FastGrid g, cudaStream_t stream) {
             g.rate.active ? (kThreads + g.items_per_block - 1) / g.items_per_block + 1 : 0;
         const auto shared_bytes = static_cast<std::size_t>(shared_blocks) *
                                   static_cast<std::size_t>(g.rate.row_stride) * sizeof(std::uint32_t);
-        search_fast_kernel<B, K, S, D><<<grid, kThreads, shared_bytes, stream>>>(job, g);
+        full_search_fast_kernel<B, K, S, D><<<grid, kThreads, shared_bytes, stream>>>(job, g);
         const cudaError_t error = cudaGetLastError();
         if (error != cudaSuccess) return error;
     }
@@ -332,11 +332,11 @@ cudaError_t launch_fast_grid(const SearchJob& job, FastRate rate, cudaStream_t s
 
 }  // namespace
 
-cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream) {
+cudaError_t launch_full_search_fast(const SearchJob& job, cudaStream_t stream) {
     return launch_fast_grid(job, {}, stream);
 }
 
-cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
+cudaError_t launch_full_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream) {
     return launch_fast_grid(job, FastRate{true, rows.rank_bits, rows.stride}, stream);
 }
 

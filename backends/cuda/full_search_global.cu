@@ -7,7 +7,7 @@ namespace xme::cuda {
 namespace {
 
 template <int B>
-__global__ void search_global_kernel(SearchJob job) {
+__global__ void full_search_global_kernel(SearchJob job) {
     const int block = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (block >= job.blocks_x * job.blocks_y) return;
     const int x = (block % job.blocks_x) * B;
@@ -18,12 +18,14 @@ __global__ void search_global_kernel(SearchJob job) {
     std::uint64_t best = ~std::uint64_t{0};
     for (int dy = w.low_y; dy <= w.high_y; ++dy) {
         for (int dx = w.low_x; dx <= w.high_x; ++dx) {
-            const std::uint8_t* reference = job.reference + static_cast<std::ptrdiff_t>(y + dy) * pitch + x + dx;
+            const std::uint8_t* reference =
+                job.reference + static_cast<std::ptrdiff_t>(y + dy) * pitch + x + dx;
             std::uint32_t sad = 0;
             for (int j = 0; j < B; ++j) {
 #pragma unroll
                 for (int i = 0; i < B; ++i) {
-                    sad += static_cast<std::uint32_t>(abs(int{current[j * pitch + i]} - int{reference[j * pitch + i]}));
+                    sad += static_cast<std::uint32_t>(
+                        abs(int{current[j * pitch + i]} - int{reference[j * pitch + i]}));
                 }
             }
             const std::uint64_t key = integer_key(sad, dx, dy);
@@ -35,15 +37,23 @@ __global__ void search_global_kernel(SearchJob job) {
 
 }  // namespace
 
-cudaError_t launch_search_global(const SearchJob& job, cudaStream_t stream) {
+cudaError_t launch_full_search_global(const SearchJob& job, cudaStream_t stream) {
     constexpr int threads = 64;
     const int blocks = job.blocks_x * job.blocks_y;
     const unsigned grid = static_cast<unsigned>((blocks + threads - 1) / threads);
     switch (job.block_size) {
-        case 4: search_global_kernel<4><<<grid, threads, 0, stream>>>(job); break;
-        case 8: search_global_kernel<8><<<grid, threads, 0, stream>>>(job); break;
-        case 16: search_global_kernel<16><<<grid, threads, 0, stream>>>(job); break;
-        default: search_global_kernel<32><<<grid, threads, 0, stream>>>(job); break;
+        case 4:
+            full_search_global_kernel<4><<<grid, threads, 0, stream>>>(job);
+            break;
+        case 8:
+            full_search_global_kernel<8><<<grid, threads, 0, stream>>>(job);
+            break;
+        case 16:
+            full_search_global_kernel<16><<<grid, threads, 0, stream>>>(job);
+            break;
+        default:
+            full_search_global_kernel<32><<<grid, threads, 0, stream>>>(job);
+            break;
     }
     return cudaGetLastError();
 }

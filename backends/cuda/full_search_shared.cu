@@ -14,14 +14,14 @@ template <int B>
 struct Shape {
     static constexpr int across = B == 32 ? 4 : B == 16 ? 8 : 16;
     static constexpr int down = B == 32 ? 2 : B == 16 ? 4 : B == 8 ? 4 : 8;
-    static constexpr int current_width = across * B;   // current blocks, side by side
+    static constexpr int current_width = across * B;  // current blocks, side by side
     static constexpr int current_height = down * B;
     static constexpr int window_width = current_width + kTile - 1;
     static constexpr int window_height = current_height + kTile - 1;
 };
 
 template <int B>
-__global__ void search_shared_kernel(SearchJob job) {
+__global__ void full_search_shared_kernel(SearchJob job) {
     using S = Shape<B>;
     __shared__ std::uint8_t current[S::current_height][S::current_width];
     __shared__ std::uint8_t window[S::window_height][S::window_width];
@@ -35,7 +35,8 @@ __global__ void search_shared_kernel(SearchJob job) {
     const int y0 = first_by * B;
     const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
     const int threads = static_cast<int>(blockDim.x * blockDim.y);
-    const bool active = static_cast<int>(threadIdx.x) < blocks_across && static_cast<int>(threadIdx.y) < blocks_down;
+    const bool active =
+        static_cast<int>(threadIdx.x) < blocks_across && static_cast<int>(threadIdx.y) < blocks_down;
     const int x = x0 + static_cast<int>(threadIdx.x) * B;
     const int y = y0 + static_cast<int>(threadIdx.y) * B;
     const Window mine = candidate_window(job, x, y);
@@ -49,7 +50,8 @@ __global__ void search_shared_kernel(SearchJob job) {
     for (int i = tid; i < blocks_down * B * S::current_width; i += threads) {
         const int r = i / S::current_width;
         const int c = i % S::current_width;
-        if (c < blocks_across * B) current[r][c] = job.current[static_cast<std::ptrdiff_t>(y0 + r) * pitch + x0 + c];
+        if (c < blocks_across * B)
+            current[r][c] = job.current[static_cast<std::ptrdiff_t>(y0 + r) * pitch + x0 + c];
     }
 
     std::uint64_t best = ~std::uint64_t{0};
@@ -62,7 +64,8 @@ __global__ void search_shared_kernel(SearchJob job) {
             for (int i = tid; i < rows * columns; i += threads) {
                 const int r = i / columns;
                 const int c = i % columns;
-                window[r][c] = job.reference[static_cast<std::ptrdiff_t>(y0 + tile_y + r) * pitch + x0 + tile_x + c];
+                window[r][c] =
+                    job.reference[static_cast<std::ptrdiff_t>(y0 + tile_y + r) * pitch + x0 + tile_x + c];
             }
             __syncthreads();
             if (!active) continue;
@@ -86,7 +89,9 @@ __global__ void search_shared_kernel(SearchJob job) {
             }
         }
     }
-    if (active) job.keys[(first_by + static_cast<int>(threadIdx.y)) * job.blocks_x + first_bx + static_cast<int>(threadIdx.x)] = best;
+    if (active)
+        job.keys[(first_by + static_cast<int>(threadIdx.y)) * job.blocks_x + first_bx +
+                 static_cast<int>(threadIdx.x)] = best;
 }
 
 template <int B>
@@ -94,17 +99,25 @@ void launch(const SearchJob& job, cudaStream_t stream) {
     using S = Shape<B>;
     const dim3 grid(static_cast<unsigned>((job.blocks_x + S::across - 1) / S::across),
                     static_cast<unsigned>((job.blocks_y + S::down - 1) / S::down));
-    search_shared_kernel<B><<<grid, dim3(S::across, S::down), 0, stream>>>(job);
+    full_search_shared_kernel<B><<<grid, dim3(S::across, S::down), 0, stream>>>(job);
 }
 
 }  // namespace
 
-cudaError_t launch_search_shared(const SearchJob& job, cudaStream_t stream) {
+cudaError_t launch_full_search_shared(const SearchJob& job, cudaStream_t stream) {
     switch (job.block_size) {
-        case 4: launch<4>(job, stream); break;
-        case 8: launch<8>(job, stream); break;
-        case 16: launch<16>(job, stream); break;
-        default: launch<32>(job, stream); break;
+        case 4:
+            launch<4>(job, stream);
+            break;
+        case 8:
+            launch<8>(job, stream);
+            break;
+        case 16:
+            launch<16>(job, stream);
+            break;
+        default:
+            launch<32>(job, stream);
+            break;
     }
     return cudaGetLastError();
 }

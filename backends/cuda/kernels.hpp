@@ -103,11 +103,11 @@ cudaError_t launch_mean_pyramid(const std::uint8_t* raw, const FrameLayout& layo
                                 cudaStream_t stream);
 
 // Integer full search (SPEC §2-§3), one launcher per variant; each writes every block's key.
-cudaError_t launch_search_global(const SearchJob& job, cudaStream_t stream);
-cudaError_t launch_search_shared(const SearchJob& job, cudaStream_t stream);
-cudaError_t launch_search_candidate(const SearchJob& job, cudaStream_t stream);
+cudaError_t launch_full_search_global(const SearchJob& job, cudaStream_t stream);
+cudaError_t launch_full_search_shared(const SearchJob& job, cudaStream_t stream);
+cudaError_t launch_full_search_candidate(const SearchJob& job, cudaStream_t stream);
 // The fast search combines keys with atomicMin: `keys` must hold ~0 (all ones) before it runs.
-cudaError_t launch_search_fast(const SearchJob& job, cudaStream_t stream);
+cudaError_t launch_full_search_fast(const SearchJob& job, cudaStream_t stream);
 
 // Half-pel refinement (SPEC §4) of the integer keys in place: the winner's key with cost4.
 cudaError_t launch_hpel_exact(const SearchJob& job, cudaStream_t stream);

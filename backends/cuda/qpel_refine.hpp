@@ -17,7 +17,7 @@ cudaError_t launch_qpel_refine(const SearchJob& job, cudaStream_t stream);
 // The same with the integer winners taken from the fast search's keys (job.keys, rate_fast.hpp) instead
 // of job.records, which it writes: launch_rate_records's work folded in, one launch less per frame.
 cudaError_t launch_qpel_refine_keys(const SearchJob& job, cudaStream_t stream);
-// The same from the plain fast search's keys (launch_search_fast, xme/search_key.hpp): for lambda 0 with
+// The same from the plain fast search's keys (launch_full_search_fast, xme/search_key.hpp): for lambda 0 with
 // no predictor and the window centred on 0, where the rate kernel's key orders candidates as the plain
 // key does and its rate rows are work for nothing.
 cudaError_t launch_qpel_refine_plain_keys(const SearchJob& job, cudaStream_t stream);

@@ -90,7 +90,7 @@ __device__ __forceinline__ RateKey warp_min(RateKey key) {
     return key;
 }
 
-// SPEC §8's wavefront (rate_search_block.cu, fast_search_kernel.cuh): rows_done[row] counts
+// SPEC §8's wavefront (rate_search_block.cu, walk_search_kernel.cuh): rows_done[row] counts
 // the blocks of that row that are final. One thread of the row's walker waits before block bx until the
 // row above has finished its block above-right (or the row's last block).
 __device__ __forceinline__ void wait_for_row_above(int* rows_done, int by, int bx, int blocks_x) {

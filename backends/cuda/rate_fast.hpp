@@ -31,15 +31,15 @@ struct RateRows {
 [[nodiscard]] bool fast_rate_fits(int block_size, int range, int lambda, int predictor_bound);
 
 // The fast search with the rate term; `keys` must hold ~0 before it runs.
-cudaError_t launch_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream);
+cudaError_t launch_full_search_fast_rate(const SearchJob& job, const RateRows& rows, cudaStream_t stream);
 // The fast search's keys to job.records (candidates 0 marks a block that got no key).
 cudaError_t launch_rate_records(const SearchJob& job, cudaStream_t stream);
 enum class Refinement { none, half, quarter };
 
 // Every chain of fs, fs+hpel and fs+qpel, writing job.records; wavefront_order jobs need job.rate.wavefront
 // zeroed.
-cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
-// SPEC §11's fast searches with the refinement, one warp per block (fast_search_kernel.cuh), writing
+cudaError_t launch_full_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream);
+// SPEC §11's fast searches with the refinement, one warp per block (walk_search_kernel.cuh), writing
 // job.records; wavefront_order jobs need job.rate.wavefront zeroed; ehds needs job.pyramid
 // (launch_mean_pyramid); a search whose row needs the predictor set (umh) job.rate.predictor_set, and
 // job.rate.previous past a segment's start.

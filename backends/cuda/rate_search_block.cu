@@ -163,7 +163,7 @@ __device__ MotionRecord search_one(const SearchJob& job, Shared<B>& sh, int bx, 
 }
 
 template <int B>
-__global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, Refinement refinement) {
+__global__ void __launch_bounds__(kThreads) full_search_block_kernel(SearchJob job, Refinement refinement) {
     __shared__ Shared<B> sh;
     if (!job.rate.wavefront_order) {
         const int block = static_cast<int>(blockIdx.x);
@@ -188,21 +188,21 @@ __global__ void __launch_bounds__(kThreads) search_block_kernel(SearchJob job, R
 
 }  // namespace
 
-cudaError_t launch_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
+cudaError_t launch_full_search_block(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
     const unsigned grid =
         static_cast<unsigned>(job.rate.wavefront_order ? job.blocks_y : job.blocks_x * job.blocks_y);
     switch (job.block_size) {
         case 4:
-            search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, refinement);
+            full_search_block_kernel<4><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         case 8:
-            search_block_kernel<8><<<grid, kThreads, 0, stream>>>(job, refinement);
+            full_search_block_kernel<8><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         case 16:
-            search_block_kernel<16><<<grid, kThreads, 0, stream>>>(job, refinement);
+            full_search_block_kernel<16><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
         default:
-            search_block_kernel<32><<<grid, kThreads, 0, stream>>>(job, refinement);
+            full_search_block_kernel<32><<<grid, kThreads, 0, stream>>>(job, refinement);
             break;
     }
     return cudaGetLastError();

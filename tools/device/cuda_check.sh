@@ -33,7 +33,7 @@ if command -v cuobjdump >/dev/null; then
     rm -f "$OUT/sass_all.txt"
 fi
 if command -v ncu >/dev/null; then
-    TAIL=70 step ncu 60 ncu --kernel-name regex:search_fast_kernel --launch-skip 3 --launch-count 1 \
+    TAIL=70 step ncu 60 ncu --kernel-name regex:full_search_fast_kernel --launch-skip 3 --launch-count 1 \
         --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
         --section InstructionStats "$bench" time 1920 1080 16 16 fast
 fi

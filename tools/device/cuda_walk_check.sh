@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPEC §11's tz and ehds on CUDA (fast_search_kernel.cuh, tz_walk.cuh, ehds_walk.cuh, mean_pyramid.cu)
+# SPEC §11's tz and ehds on CUDA (walk_search_kernel.cuh, tz_walk.cuh, ehds_walk.cuh, mean_pyramid.cu)
 # on the GPU machine, from the repository root with .device carried (binaries staged as
 # tools/device/cuda_ops_check.sh says: correctness needs xme_tests, xme and the clips from a build for
 # -DCMAKE_CUDA_ARCHITECTURES=90 only; performance needs xme).

@@ -15,7 +15,7 @@
 #include "rate_fast.hpp"
 
 namespace xme::cuda {
-namespace fast_search {
+namespace walk_search {
 
 constexpr int kWarps = 4;  // warps per CUDA block
 
@@ -74,7 +74,7 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
 // The refinement is a template argument: a chain without the quarter-pel refinement then has none of
 // its registers or shared scratch (80 registers and 17 KB per CUDA block held hex to 37.5% occupancy).
 template <int B, Refinement R, class W>
-__global__ void __launch_bounds__(32 * kWarps) fast_search_kernel(SearchJob job) {
+__global__ void __launch_bounds__(32 * kWarps) walk_search_kernel(SearchJob job) {
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int warp = static_cast<int>(threadIdx.x) / 32;
     if (!job.rate.wavefront_order) {  // then no predictor set either (RateTerm)
@@ -108,13 +108,13 @@ template <int B, class W>
 cudaError_t launch_sized(const SearchJob& job, Refinement refinement, unsigned grid, cudaStream_t stream) {
     switch (refinement) {
         case Refinement::none:
-            fast_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::half:
-            fast_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::quarter:
-            fast_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
     }
     return cudaGetLastError();
@@ -142,7 +142,7 @@ cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_
     }
 }
 
-}  // namespace fast_search
+}  // namespace walk_search
 }  // namespace xme::cuda
 
 // The launcher of searches/IDENTIFIER.cuh's walk, which the table of search kernels lists
@@ -151,6 +151,6 @@ cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_
     namespace xme::cuda {                                                                   \
     cudaError_t launch_search_##identifier(const SearchJob& job, Refinement refinement,     \
                                            cudaStream_t stream) {                           \
-        return fast_search::launch_walk<SearchMethod::identifier>(job, refinement, stream); \
+        return walk_search::launch_walk<SearchMethod::identifier>(job, refinement, stream); \
     }                                                                                       \
     }
