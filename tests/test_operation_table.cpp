@@ -11,6 +11,7 @@
 #include "xme/error.hpp"
 #include "xme/operations.hpp"
 #include "xme/reference.hpp"
+#include "xme/session_support.hpp"
 
 namespace {
 
@@ -123,5 +124,54 @@ TEST_SUITE("operations") {
                     .supported);
         }
         CHECK(devices >= 2);  // the reference and the CPU at least
+    }
+}
+
+TEST_SUITE("operations") {
+    TEST_CASE(
+        "resident frame slots upload each frame of a stream once, a pair's two never evicting each other") {
+        xme::ResidentFrameSlots slots(2);
+        auto placed = slots.place(0, 1);
+        CHECK(placed.reference_claimed);
+        CHECK(placed.current_claimed);
+        CHECK(placed.reference != placed.current);
+        int uploads = 2;
+        for (std::int64_t frame = 2; frame < 40; ++frame) {  // pair (f-1, f): f-1 is resident
+            const int previous_current = placed.current;
+            placed = slots.place(frame - 1, frame);
+            CHECK_FALSE(placed.reference_claimed);
+            CHECK(placed.reference == previous_current);
+            CHECK(placed.current_claimed);
+            CHECK(placed.current != placed.reference);
+            uploads += int{placed.reference_claimed} + int{placed.current_claimed};
+        }
+        CHECK(uploads == 40);
+        // A pair of one frame twice takes one slot; one of two new frames keeps neither old one.
+        placed = slots.place(7, 7);
+        CHECK(placed.reference == placed.current);
+        CHECK(placed.reference_claimed);
+        CHECK_FALSE(placed.current_claimed);
+        placed = slots.place(100, 101);
+        CHECK(placed.reference != placed.current);
+        slots.forget();
+        CHECK(slots.find(101) == -1);
+    }
+
+    TEST_CASE("a pair's previous field: none at a segment start or when not read, else given or the last") {
+        xme::SearchParams temporal;
+        temporal.predictor = xme::Predictor::temporal;
+        const xme::MotionField last(32, 32, 16, xme::CostKind{});
+        const auto given = std::make_shared<const xme::MotionField>(32, 32, 16, xme::CostKind{});
+        xme::FramePair pair;
+        pair.segment_start = true;
+        CHECK(xme::previous_field_of(pair, temporal, &last, "cpu") == nullptr);
+        pair.segment_start = false;
+        CHECK(xme::previous_field_of(pair, xme::SearchParams{}, &last, "cpu") == nullptr);
+        CHECK(xme::previous_field_of(pair, temporal, &last, "cpu") == &last);
+        pair.previous = given;
+        CHECK(xme::previous_field_of(pair, temporal, &last, "cpu") == given.get());
+        pair.previous.reset();
+        CHECK_THROWS_WITH_AS(static_cast<void>(xme::previous_field_of(pair, temporal, nullptr, "cpu")),
+                             doctest::Contains("computed none"), xme::Error);
     }
 }

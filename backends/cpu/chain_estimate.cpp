@@ -13,6 +13,7 @@
 #include "xme/error.hpp"
 #include "xme/kernel_table.hpp"
 #include "xme/operations.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme::cpu {
 namespace {
@@ -48,19 +49,19 @@ ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& va
       partition_scratch_(params.partitions == Partitions::all ? static_cast<std::size_t>(threads) : 0),
       band_planes_above_(level2_cache_bytes() / 2) {}
 
-const SearchPlane& ChainEstimator::padded(std::int64_t id, PlaneView plane) {
-    for (auto& slot : slots_) {
-        if (slot.filled && slot.id == id) {
-            slot.last_use = ++clock_;
-            return slot.plane;
-        }
+void ChainEstimator::pad(const FramePair& pair) {
+    const ResidentFrameSlots::PairSlots slots = padded_ids_.place(pair.reference_id, pair.current_id);
+    SearchPlane& reference = padded_[static_cast<std::size_t>(slots.reference)];
+    SearchPlane& current = padded_[static_cast<std::size_t>(slots.current)];
+    try {
+        if (slots.reference_claimed) reference.assign(pair.reference);
+        if (slots.current_claimed) current.assign(pair.current);
+    } catch (...) {
+        padded_ids_.forget();
+        throw;
     }
-    PaddedSlot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
-    victim.plane.assign(plane);
-    victim.id = id;
-    victim.filled = true;
-    victim.last_use = ++clock_;
-    return victim.plane;
+    reference_ = &reference;
+    current_ = &current;
 }
 
 void ChainEstimator::prepare(const FramePair& pair, const PaddedPair* searched, bool whole_planes) {
@@ -95,8 +96,7 @@ void ChainEstimator::prepare(const FramePair& pair, const PaddedPair* searched, 
         current_ = &current_view_;
         reference_ = &reference_view_;
     } else {
-        current_ = &padded(pair.current_id, current);
-        reference_ = &padded(pair.reference_id, reference);
+        pad(pair);
     }
     if (params_.subpel == Subpel::qpel) {
         if (half_pel_id_ != pair.reference_id) {
@@ -142,7 +142,8 @@ IntegerResult ChainEstimator::integer_search(const IntegerBlock& block, const Mo
     SearchSurroundings surroundings;
     if (pyramid_) surroundings.pyramid = &*pyramid_;
     if (predictor_set_) {
-        surroundings.predictor_set = predictor_set(field, block.x / block.size, block.y / block.size, previous);
+        surroundings.predictor_set =
+            predictor_set(field, block.x / block.size, block.y / block.size, previous);
     }
     return (*search_kernel_)(block, surroundings);
 }
@@ -155,8 +156,8 @@ void ChainEstimator::refine_block(const IntegerBlock& block, MotionVector pel, s
     out = fitted_block_motion(final, candidates);
 }
 
-void ChainEstimator::search_block(int bx, int by, MotionVector predictor, const MotionField* previous, int thread,
-                                  MotionField& field) {
+void ChainEstimator::search_block(int bx, int by, MotionVector predictor, const MotionField* previous,
+                                  int thread, MotionField& field) {
     const IntegerBlock block = block_at(bx, by, predictor);
     const auto slot = static_cast<std::size_t>(thread);
     if (params_.partitions == Partitions::all) {

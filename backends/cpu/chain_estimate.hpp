@@ -3,6 +3,7 @@
 // and top-left neighbours all lie on earlier diagonals).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "partition_search.hpp"
 #include "subpel_refine.hpp"
 #include "xme/device.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme::cpu {
 
@@ -54,26 +56,21 @@ private:
     // The frames and what the chain reads besides; the half-sample planes begun, and filtered whole unless
     // the caller filters them band by band.
     void prepare(const FramePair& pair, const PaddedPair* searched = nullptr, bool whole_planes = true);
-    // The padded planes of the last two frames seen: a pair's current frame is the next pair's reference.
-    [[nodiscard]] const SearchPlane& padded(std::int64_t id, PlaneView plane);
+    // Points reference_ and current_ at the pair's padded planes, padding a frame only when it is not
+    // resident (a pair's current frame is the next pair's reference).
+    void pad(const FramePair& pair);
 
     SearchParams params_;
     OperationKernels kernels_;
     const SearchKernelFunction* search_kernel_;  // the CPU table's row for params_.search
     bool predictor_set_;                         // the search's row needs SPEC §8's predictor set
     int threads_ = 1;
-    struct PaddedSlot {
-        std::int64_t id = 0;
-        bool filled = false;
-        std::uint64_t last_use = 0;
-        SearchPlane plane;
-    };
-    PaddedSlot slots_[2];
+    ResidentFrameSlots padded_ids_{2};
+    std::array<SearchPlane, 2> padded_;
     // The frames read where they are (in place, or as the fast full search padded them) when no read
     // leaves what they hold.
     SearchPlane reference_view_;
     SearchPlane current_view_;
-    std::uint64_t clock_ = 0;
     const SearchPlane* reference_ = nullptr;
     const SearchPlane* current_ = nullptr;
     std::optional<MeanPyramid> pyramid_;  // Need::mean_pyramid

@@ -22,6 +22,7 @@
 #include "xme/operations.hpp"
 #include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme {
 namespace cpu {
@@ -52,30 +53,27 @@ DeviceInfo describe_cpu() {
 // pair and the reference of the next is padded once.
 class PaddedFrameCache {
 public:
-    const PaddedFrame& get(std::int64_t id, PlaneView plane, int margin, int width, int height) {
-        for (auto& slot : slots_) {
-            if (slot.filled && slot.id == id) {
-                slot.last_use = ++clock_;
-                return slot.frame;
-            }
+    struct Pair {
+        const PaddedFrame* reference;
+        const PaddedFrame* current;
+    };
+    Pair get(const FramePair& pair, int margin, int width, int height) {
+        const ResidentFrameSlots::PairSlots slots = slots_.place(pair.reference_id, pair.current_id);
+        try {
+            // The slot's memory again: no fresh pages a pair.
+            if (slots.reference_claimed) frame(slots.reference).assign(pair.reference, margin, width, height);
+            if (slots.current_claimed) frame(slots.current).assign(pair.current, margin, width, height);
+        } catch (...) {
+            slots_.forget();
+            throw;
         }
-        Slot& victim = slots_[0].last_use <= slots_[1].last_use ? slots_[0] : slots_[1];
-        victim.frame.assign(plane, margin, width, height);  // the slot's memory again: no fresh pages a pair
-        victim.id = id;
-        victim.last_use = ++clock_;
-        victim.filled = true;
-        return victim.frame;
+        return {&frame(slots.reference), &frame(slots.current)};
     }
 
 private:
-    struct Slot {
-        std::int64_t id = 0;
-        PaddedFrame frame;
-        std::uint64_t last_use = 0;
-        bool filled = false;
-    };
-    std::array<Slot, 2> slots_;
-    std::uint64_t clock_ = 0;
+    PaddedFrame& frame(int slot) { return frames_[static_cast<std::size_t>(slot)]; }
+    ResidentFrameSlots slots_{2};
+    std::array<PaddedFrame, 2> frames_;
 };
 
 // The fast full search's SIMD kernels cover the integer search of fs without a rate term or predictor;
@@ -110,8 +108,7 @@ public:
 
 protected:
     PairResult compute(const FramePair& pair) override {
-        check_size(pair.reference, "reference");
-        check_size(pair.current, "current");
+        check_pair_size(options_, pair);
         const auto start = std::chrono::steady_clock::now();
         if (!fast_full_search(options_.params)) return compute_chain(pair, start);
         const SearchFrames frames = pad(pair);
@@ -136,7 +133,7 @@ protected:
                 const std::uint64_t key = keys_[static_cast<std::size_t>(i)];
                 result.field.blocks[static_cast<std::size_t>(i)] =
                     refine ? refine_full_search_hpel(frames, options_.width, options_.height, i % blocks_x_,
-                                             i / blocks_x_, key)
+                                                     i / blocks_x_, key)
                            : BlockMotion{static_cast<std::int16_t>(2 * key_half_x(key)),
                                          static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
             }
@@ -155,18 +152,7 @@ protected:
 
 private:
     PairResult compute_chain(const FramePair& pair, std::chrono::steady_clock::time_point start) {
-        // SPEC §8's previous field (the temporal predictor's source): none at a segment's start, else the
-        // previous pair's result (given with the pair, or this session's last one).
-        const MotionField* previous = nullptr;
-        if (needs_previous_field(options_.params) && !pair.segment_start) {
-            previous = pair.previous ? pair.previous.get() : last_ ? last_.get() : nullptr;
-            if (previous == nullptr) {
-                throw Error(
-                    ErrorKind::invalid_argument,
-                    "a pair inside a segment came without the previous pair's result, and this session "
-                    "computed none: submit the segment from its start or give FramePair::previous");
-            }
-        }
+        const MotionField* previous = previous_field_of(pair, options_.params, last_.get(), "cpu");
         PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
         if (needs_previous_field(options_.params)) last_ = std::make_shared<MotionField>(result.field);
         result.device_seconds =
@@ -174,22 +160,14 @@ private:
         return result;
     }
 
-    void check_size(PlaneView plane, const char* role) const {
-        if (plane.width != options_.width || plane.height != options_.height) {
-            throw Error(ErrorKind::invalid_argument,
-                        std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
-                            std::to_string(plane.height) + " but the session was opened for " +
-                            std::to_string(options_.width) + "x" + std::to_string(options_.height));
-        }
-    }
-
     SearchFrames pad(const FramePair& pair) {
         const int b = options_.params.block_size;
         const int margin = padding_margin(options_.params.range);
         const int width = groups_ * group_width(kernel_, b);
         const int height = blocks_y_ * b;
-        const PaddedFrame& current = frames_.get(pair.current_id, pair.current, margin, width, height);
-        const PaddedFrame& reference = frames_.get(pair.reference_id, pair.reference, margin, width, height);
+        const auto [reference_frame, current_frame] = frames_.get(pair, margin, width, height);
+        const PaddedFrame& current = *current_frame;
+        const PaddedFrame& reference = *reference_frame;
         return {current.origin(), reference.origin(), current.stride(), blocks_x_ * b,
                 height,           blocks_x_,          blocks_y_,        options_.params};
     }

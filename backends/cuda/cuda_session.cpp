@@ -170,8 +170,7 @@ public:
 
     void submit(const FramePair& pair) override {
         check_usable();
-        check_size(pair.reference, "reference");
-        check_size(pair.current, "current");
+        check_pair_size(config_.options, pair);
         try {
             enqueue(pair);
         } catch (...) {
@@ -238,16 +237,6 @@ private:
         }
     }
 
-    void check_size(PlaneView plane, const char* role) const {
-        if (plane.width != config_.options.width || plane.height != config_.options.height) {
-            throw Error(ErrorKind::invalid_argument,
-                        std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
-                            std::to_string(plane.height) + " but the session was opened for " +
-                            std::to_string(config_.options.width) + "x" +
-                            std::to_string(config_.options.height));
-        }
-    }
-
     void enqueue(const FramePair& pair) {
         CallSite site = site_;
         site.frame = pair.current_id;
@@ -264,17 +253,11 @@ private:
             PlaneView plane;
         };
         std::vector<Upload> uploads;
-        int reference = frames_.find(pair.reference_id);
-        int current = frames_.find(pair.current_id);
-        if (reference < 0) {
-            reference = frames_.claim(pair.reference_id, current);
-            uploads.push_back({reference, pair.reference});
-        }
-        if (current < 0) {
-            current =
-                pair.current_id == pair.reference_id ? reference : frames_.claim(pair.current_id, reference);
-            if (current != reference) uploads.push_back({current, pair.current});
-        }
+        const ResidentFrameSlots::PairSlots placed = frames_.place(pair.reference_id, pair.current_id);
+        const int reference = placed.reference;
+        const int current = placed.current;
+        if (placed.reference_claimed) uploads.push_back({reference, pair.reference});
+        if (placed.current_claimed) uploads.push_back({current, pair.current});
 
         const std::size_t raw_bytes =
             static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);

@@ -109,32 +109,4 @@ ResidentFrames::ResidentFrames(const FrameLayout& layout, FrameExtras extras, co
     }
 }
 
-int ResidentFrames::find(std::int64_t id) {
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        if (slots_[i].filled && slots_[i].id == id) {
-            slots_[i].last_use = ++clock_;
-            return static_cast<int>(i);
-        }
-    }
-    return -1;
-}
-
-int ResidentFrames::claim(std::int64_t id, int keep) {
-    int victim = -1;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        if (static_cast<int>(i) == keep) continue;
-        if (victim < 0 || slots_[i].last_use < slots_[static_cast<std::size_t>(victim)].last_use)
-            victim = static_cast<int>(i);
-    }
-    Slot& slot = slots_[static_cast<std::size_t>(victim)];
-    slot.id = id;
-    slot.filled = true;
-    slot.last_use = ++clock_;
-    return victim;
-}
-
-void ResidentFrames::forget() {
-    for (Slot& slot : slots_) slot.filled = false;
-}
-
 }  // namespace xme::cuda

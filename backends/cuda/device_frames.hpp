@@ -11,6 +11,7 @@
 
 #include "cuda_check.hpp"
 #include "kernels.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme::cuda {
 
@@ -74,22 +75,19 @@ class ResidentFrames {
 public:
     ResidentFrames(const FrameLayout& layout, FrameExtras extras, const CallSite& site);
 
-    // The slot holding frame `id`, or -1.
-    [[nodiscard]] int find(std::int64_t id);
-    // Claims the least recently used slot other than `keep` (-1: none) for frame `id`; the caller
-    // then uploads and pads the frame into it, in stream order after every earlier search that read it.
-    [[nodiscard]] int claim(std::int64_t id, int keep);
+    // The slots of a pair's frames (xme/session_support.hpp); a claimed one the caller uploads and pads,
+    // in stream order after every earlier search that read the slot.
+    [[nodiscard]] ResidentFrameSlots::PairSlots place(std::int64_t reference_id, std::int64_t current_id) {
+        return ids_.place(reference_id, current_id);
+    }
     [[nodiscard]] const DeviceFrame& frame(int slot) const {
         return slots_[static_cast<std::size_t>(slot)].frame;
     }
     // Forgets every id (after an error left a slot half written).
-    void forget();
+    void forget() { ids_.forget(); }
 
 private:
     struct Slot {
-        std::int64_t id = 0;
-        bool filled = false;
-        std::uint64_t last_use = 0;
         DeviceMemory pixels;
         DeviceMemory expanded;
         Texture texture;
@@ -97,7 +95,7 @@ private:
         DeviceFrame frame;
     };
     std::array<Slot, 2> slots_;
-    std::uint64_t clock_ = 0;
+    ResidentFrameSlots ids_{2};
 };
 
 }  // namespace xme::cuda

@@ -129,60 +129,23 @@ VulkanSession::~VulkanSession() {
     if (context_.logging()) log_pass_times();
 }
 
-void VulkanSession::check_size(PlaneView plane, const char* role) const {
-    if (plane.width != options_.width || plane.height != options_.height) {
-        throw Error(ErrorKind::invalid_argument,
-                    std::string("the ") + role + " frame is " + std::to_string(plane.width) + "x" +
-                        std::to_string(plane.height) + " but the session was opened for " +
-                        std::to_string(options_.width) + "x" + std::to_string(options_.height));
-    }
-}
-
-int VulkanSession::frame_slot(std::int64_t id, int keep, bool& upload) {
-    for (int slot = 0; slot < frame_slot_count; ++slot) {
-        auto& cached = cached_[static_cast<std::size_t>(slot)];
-        if (cached.filled && cached.id == id) {
-            cached.last_use = ++clock_;
-            upload = false;
-            return slot;
-        }
-    }
-    int victim = -1;
-    for (int slot = 0; slot < frame_slot_count; ++slot) {
-        const auto& cached = cached_[static_cast<std::size_t>(slot)];
-        if (slot != keep &&
-            (victim < 0 || cached.last_use < cached_[static_cast<std::size_t>(victim)].last_use))
-            victim = slot;
-    }
-    cached_[static_cast<std::size_t>(victim)] = {id, true, ++clock_};
-    upload = true;
-    return victim;
-}
-
 void VulkanSession::submit(const FramePair& pair) {
-    check_size(pair.reference, "reference");
-    check_size(pair.current, "current");
+    check_pair_size(options_, pair);
     if (temporal_ && !pair.segment_start) check_previous(pair);
     if (in_flight_.size() == ring_.size()) finish_oldest();
     const std::size_t index = next_;
-    // Look both frames up before evicting anything, so that neither evicts the other.
-    const auto cached_slot = [&](std::int64_t id) {
-        for (int slot = 0; slot < frame_slot_count; ++slot) {
-            if (cached_[static_cast<std::size_t>(slot)].filled &&
-                cached_[static_cast<std::size_t>(slot)].id == id)
-                return slot;
-        }
-        return -1;
-    };
+    const ResidentFrameSlots::PairSlots placed = frame_ids_.place(pair.reference_id, pair.current_id);
     FrameSlots slots;
-    slots.reference = frame_slot(pair.reference_id, cached_slot(pair.current_id), slots.reference_uploaded);
-    slots.current = frame_slot(pair.current_id, slots.reference, slots.current_uploaded);
+    slots.reference = placed.reference;
+    slots.current = placed.current;
+    slots.reference_uploaded = placed.reference_claimed;
+    slots.current_uploaded = placed.current_claimed;
     try {
         plan_->set_segment_start(pair.segment_start);
         record(index, pair, slots);
         ring_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
     } catch (...) {
-        cached_ = {};  // uploads recorded for a submission that never ran
+        frame_ids_.forget();  // uploads recorded for a submission that never ran
         throw;
     }
     computed_any_ = true;

@@ -15,6 +15,7 @@
 
 #include "device_compensation.hpp"
 #include "search_plan.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme::vulkan {
 
@@ -37,15 +38,6 @@ private:
         std::int64_t current_id = 0;
         std::chrono::steady_clock::time_point submitted_at;
     };
-    struct CachedFrame {
-        std::int64_t id = 0;
-        bool filled = false;
-        std::uint64_t last_use = 0;
-    };
-
-    void check_size(PlaneView plane, const char* role) const;
-    // The slot holding frame `id`, and whether it must be uploaded first; `keep` is a slot not to evict.
-    int frame_slot(std::int64_t id, int keep, bool& upload);
     void record(std::size_t index, const FramePair& pair, FrameSlots slots);
     // SPEC §8's temporal predictor: the previous pair's vectors into previous_, from the host's
     // FramePair::previous or from the results of the pair this session submitted last.
@@ -66,8 +58,7 @@ private:
     int blocks_y_ = 0;
     std::size_t frame_bytes_ = 0;
     std::array<Image, frame_slot_count> frames_;
-    std::array<CachedFrame, frame_slot_count> cached_;
-    std::uint64_t clock_ = 0;
+    ResidentFrameSlots frame_ids_{frame_slot_count};  // which frame each of frames_ holds
     Buffer results_;
     VkDeviceSize result_bytes_ = 0;  // 8 per block; the guard bytes follow
     bool block_search_ = false;      // rate_search.comp's chains: it counts the candidates itself

@@ -9,6 +9,7 @@
 #include "xme/kernel_table.hpp"
 #include "xme/reference.hpp"
 #include "xme/reference_ops.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme {
 namespace {
@@ -32,20 +33,21 @@ public:
 protected:
     PairResult compute(const FramePair& pair) override {
         const auto start = std::chrono::steady_clock::now();
-        const MotionField* previous = pair.segment_start ? nullptr
-                                      : pair.previous    ? pair.previous.get()
-                                                         : &last_;
+        const MotionField* previous =
+            previous_field_of(pair, options_.params, computed_any_ ? &last_ : nullptr, "reference");
         PairResult result{pair.current_id,
                           reference::estimate(pair.reference, pair.current, options_.params, previous), 0};
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         last_ = result.field;
+        computed_any_ = true;
         return result;
     }
 
 private:
     SessionOptions options_;
-    MotionField last_;  // this session's last result: the temporal predictor of its next pair
+    MotionField last_;  // this session's last result: the previous field of its next pair (SPEC §8)
+    bool computed_any_ = false;
 };
 
 class ReferenceDevice final : public Device {
