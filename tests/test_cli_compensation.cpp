@@ -90,7 +90,7 @@ TEST_SUITE("cli") {
             CHECK(frame["residual_abs_sum"].get<std::uint64_t>() == abs_sum);
             CHECK(abs_sum > 0);
             const xme::Int16Plane expected =
-                xme::reference::forward_transform_plane(plane, xme::TransformVariant::loeffler);
+                xme::reference::forward_transform_plane(plane, xme::TransformAlgorithm::loeffler);
             CHECK(std::memcmp(expected.values.data(), coefficients.values.data() + pair * pixels,
                               2 * pixels) == 0);
             // Step 1 keeps every coefficient: what is lost is the transforms' rounding only.

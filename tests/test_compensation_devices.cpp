@@ -15,7 +15,7 @@ namespace {
 struct Row {
     const char* name;
     xme::SearchParams params;
-    xme::TransformVariant variant;
+    xme::TransformAlgorithm algorithm;
     int quantiser_step;
 };
 
@@ -23,29 +23,29 @@ std::vector<Row> rows() {
     std::vector<Row> list;
     list.push_back({"fs B8 integer, matrix",
                     {8, 5, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::none},
-                    xme::TransformVariant::matrix,
+                    xme::TransformAlgorithm::matrix,
                     16});
     list.push_back({"fs+hpel B16 restrict, loeffler",
                     {16, 7, xme::BorderMode::restrict, xme::SearchMethod::full, xme::Subpel::hpel},
-                    xme::TransformVariant::loeffler,
+                    xme::TransformAlgorithm::loeffler,
                     9});
     list.push_back({"fs+hpel B4, matrix",
                     {4, 3, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::hpel},
-                    xme::TransformVariant::matrix,
+                    xme::TransformAlgorithm::matrix,
                     1});
     xme::SearchParams ehds{16, 8, xme::BorderMode::pad, xme::SearchMethod::ehds, xme::Subpel::qpel};
     ehds.lambda = 4;
-    list.push_back({"ehds+qpel B16 lambda 4, loeffler", ehds, xme::TransformVariant::loeffler, 24});
+    list.push_back({"ehds+qpel B16 lambda 4, loeffler", ehds, xme::TransformAlgorithm::loeffler, 24});
     xme::SearchParams qpel32{32, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
-    list.push_back({"fs+qpel B32, matrix", qpel32, xme::TransformVariant::matrix, 4096});
+    list.push_back({"fs+qpel B32, matrix", qpel32, xme::TransformAlgorithm::matrix, 4096});
     xme::SearchParams integer_partitions{16, 6, xme::BorderMode::pad, xme::SearchMethod::full,
                                          xme::Subpel::none};
     integer_partitions.partitions = xme::Partitions::all;
-    list.push_back({"fs+p41, matrix", integer_partitions, xme::TransformVariant::matrix, 16});
+    list.push_back({"fs+p41, matrix", integer_partitions, xme::TransformAlgorithm::matrix, 16});
     xme::SearchParams partitions{16, 4, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::qpel};
     partitions.partitions = xme::Partitions::all;
     partitions.lambda = 2;
-    list.push_back({"fs+p41+qpel, loeffler", partitions, xme::TransformVariant::loeffler, 16});
+    list.push_back({"fs+p41+qpel, loeffler", partitions, xme::TransformAlgorithm::loeffler, 16});
     return list;
 }
 
@@ -56,7 +56,7 @@ void check_device(const xme::test::DeviceUnderTest& dut, const Row& row,
     options.variant = dut.variant;
     options.width = frames.front().width();
     options.height = frames.front().height();
-    options.compensation = xme::CompensationRequest{xme::TransformOptions{row.variant, row.quantiser_step}};
+    options.compensation = xme::CompensationRequest{xme::TransformOptions{row.algorithm, row.quantiser_step}};
     const xme::Support support = dut.device->supports(options);
     const std::string name = dut.device->info().name + " " + dut.variant + ", " + row.name;
     if (!support.supported) {

@@ -333,7 +333,7 @@ TEST_SUITE("conformance") {
         for (const auto& dut : all_devices()) {
             const std::string name = dut.device->info().name;
             if (dut.variant != dut.device->info().variants.front()) continue;
-            for (const auto variant : {xme::TransformVariant::matrix, xme::TransformVariant::loeffler}) {
+            for (const auto variant : {xme::TransformAlgorithm::matrix, xme::TransformAlgorithm::loeffler}) {
                 if (!xme::test::take_conformance_row()) continue;
                 const std::string operation = std::string("dct ") + to_string(variant);
                 const xme::Support support = dut.device->supports_transform(variant);

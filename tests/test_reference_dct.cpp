@@ -13,12 +13,12 @@
 
 using xme::Block8x8;
 using xme::Int16Plane;
-using xme::TransformVariant;
+using xme::TransformAlgorithm;
 namespace ref = xme::reference;
 
 namespace {
 
-constexpr TransformVariant variants[] = {TransformVariant::matrix, TransformVariant::loeffler};
+constexpr TransformAlgorithm variants[] = {TransformAlgorithm::matrix, TransformAlgorithm::loeffler};
 
 Block8x8 block_of(const int (&values)[8][8]) {
     Block8x8 block{};
@@ -45,24 +45,24 @@ Block8x8 random_block(std::mt19937_64& rng, int low, int high) {
 
 TEST_SUITE("reference") {
     TEST_CASE("§13 all-zero in gives all-zero out, forward and inverse") {
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
-            CHECK(ref::forward_dct(variant, Block8x8{}) == Block8x8{});
-            CHECK(ref::inverse_dct(variant, Block8x8{}) == Block8x8{});
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
+            CHECK(ref::forward_dct(algorithm, Block8x8{}) == Block8x8{});
+            CHECK(ref::inverse_dct(algorithm, Block8x8{}) == Block8x8{});
         }
     }
 
     TEST_CASE("§13 a constant block: F(0,0) = 1/4 * 1/2 * 64 c = 8c, nothing else; and back") {
         auto rng = xme::test::rng_for("dct constant");
         const int c = std::uniform_int_distribution<int>(-255, 255)(rng);
-        for (const TransformVariant variant : variants) {
+        for (const TransformAlgorithm algorithm : variants) {
             for (const int value : {-37, 255, -256, c}) {
-                CAPTURE(xme::to_string(variant));
+                CAPTURE(xme::to_string(algorithm));
                 CAPTURE(value);
                 Block8x8 expected{};
                 expected[0] = static_cast<std::int16_t>(8 * value);
-                CHECK(ref::forward_dct(variant, filled(value)) == expected);
-                CHECK(ref::inverse_dct(variant, expected) == filled(value));
+                CHECK(ref::forward_dct(algorithm, filled(value)) == expected);
+                CHECK(ref::inverse_dct(algorithm, expected) == filled(value));
             }
         }
     }
@@ -78,9 +78,9 @@ TEST_SUITE("reference") {
         };
         Block8x8 impulse{};
         impulse[8 * 2 + 5] = -200;
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
-            CHECK(ref::forward_dct(variant, impulse) == block_of(expected));
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
+            CHECK(ref::forward_dct(algorithm, impulse) == block_of(expected));
         }
     }
 
@@ -97,9 +97,9 @@ TEST_SUITE("reference") {
         Block8x8 checkerboard{};
         for (std::size_t i = 0; i < 64; ++i)
             checkerboard[i] = static_cast<std::int16_t>(((i / 8 + i % 8) & 1) * 255);
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
-            CHECK(ref::forward_dct(variant, checkerboard) == block_of(expected));
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
+            CHECK(ref::forward_dct(algorithm, checkerboard) == block_of(expected));
         }
     }
 
@@ -107,40 +107,40 @@ TEST_SUITE("reference") {
         // F(0,0) = 12 alone: every sample is 12/8 = 1.5 exactly. Both variants compute it exactly (their
         // DC path is additions and multiplications by 1 and 0.125f), so it rounds to 2, and -1.5 to -2.
         Block8x8 dc{};
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
             dc[0] = 12;
-            CHECK(ref::inverse_dct(variant, dc) == filled(2));
+            CHECK(ref::inverse_dct(algorithm, dc) == filled(2));
             dc[0] = -12;
-            CHECK(ref::inverse_dct(variant, dc) == filled(-2));
+            CHECK(ref::inverse_dct(algorithm, dc) == filled(-2));
             dc[0] = 4;  // 0.5
-            CHECK(ref::inverse_dct(variant, dc) == filled(1));
+            CHECK(ref::inverse_dct(algorithm, dc) == filled(1));
         }
         // Forward: a block summing to 4 gives F(0,0) = 4/8 = 0.5 -> 1; summing to -4 gives -1.
         Block8x8 half{};
         half[0] = 3;
         half[63] = 1;
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
-            CHECK(ref::forward_dct(variant, half)[0] == 1);
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
+            CHECK(ref::forward_dct(algorithm, half)[0] == 1);
             Block8x8 negative = half;
             for (std::int16_t& v : negative) v = static_cast<std::int16_t>(-v);
-            CHECK(ref::forward_dct(variant, negative)[0] == -1);
+            CHECK(ref::forward_dct(algorithm, negative)[0] == -1);
         }
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
             dc[0] = 32767;  // 4096 per sample
-            CHECK(ref::inverse_dct(variant, dc) == filled(255));
+            CHECK(ref::inverse_dct(algorithm, dc) == filled(255));
             dc[0] = -32768;
-            CHECK(ref::inverse_dct(variant, dc) == filled(-256));
+            CHECK(ref::inverse_dct(algorithm, dc) == filled(-256));
         }
     }
 
     TEST_CASE("§13 forward input outside -2048..2047 is refused, naming the value") {
-        for (const TransformVariant variant : variants) {
+        for (const TransformAlgorithm algorithm : variants) {
             Block8x8 block{};
             block[9] = 2048;
-            CHECK_THROWS_WITH_AS(static_cast<void>(ref::forward_dct(variant, block)),
+            CHECK_THROWS_WITH_AS(static_cast<void>(ref::forward_dct(algorithm, block)),
                                  doctest::Contains("forward DCT input 2048 is out of bounds"), xme::Error);
         }
     }
@@ -155,9 +155,9 @@ TEST_SUITE("reference") {
             // The oracle is orthonormal: its inverse gives the samples back.
             const xme::ExactBlock8x8 back = ref::inverse_dct_exact(exact);
             for (std::size_t i = 0; i < 64; ++i) REQUIRE(std::abs(back[i] - samples[i]) < 1e-9);
-            for (const TransformVariant variant : variants) {
-                const Block8x8 coefficients = ref::forward_dct(variant, samples);
-                const Block8x8 reconstructed = ref::inverse_dct(variant, coefficients);
+            for (const TransformAlgorithm algorithm : variants) {
+                const Block8x8 coefficients = ref::forward_dct(algorithm, samples);
+                const Block8x8 reconstructed = ref::inverse_dct(algorithm, coefficients);
                 for (std::size_t i = 0; i < 64; ++i) {
                     CAPTURE(i);
                     REQUIRE(std::abs(coefficients[i] - exact[i]) <= 1.0);
@@ -173,9 +173,9 @@ TEST_SUITE("reference") {
         Int16Plane residual(13, 10);  // tiles: (0,0) whole, (8,0) 5 wide, (0,8) 2 high, (8,8) 5x2
         std::uniform_int_distribution<int> value(-255, 255);
         for (std::int16_t& v : residual.values) v = static_cast<std::int16_t>(value(rng));
-        for (const TransformVariant variant : variants) {
-            CAPTURE(xme::to_string(variant));
-            const Int16Plane coefficients = ref::forward_transform_plane(residual, variant);
+        for (const TransformAlgorithm algorithm : variants) {
+            CAPTURE(xme::to_string(algorithm));
+            const Int16Plane coefficients = ref::forward_transform_plane(residual, algorithm);
             REQUIRE(coefficients.width == 13);
             REQUIRE(coefficients.height == 10);
             for (const auto& [left, top] :
@@ -187,7 +187,7 @@ TEST_SUITE("reference") {
                             tile[static_cast<std::size_t>(8 * y + x)] = residual.at(left + x, top + y);
                     }
                 }
-                const Block8x8 expected = ref::forward_dct(variant, tile);
+                const Block8x8 expected = ref::forward_dct(algorithm, tile);
                 Block8x8 kept{};  // the coefficients the inverse sees: those of the tile inside the plane
                 for (int y = 0; y < 8; ++y) {
                     for (int x = 0; x < 8; ++x) {
@@ -198,8 +198,8 @@ TEST_SUITE("reference") {
                             expected[static_cast<std::size_t>(8 * y + x)];
                     }
                 }
-                const Block8x8 back = ref::inverse_dct(variant, kept);
-                const Int16Plane reconstructed = ref::inverse_transform_plane(coefficients, variant);
+                const Block8x8 back = ref::inverse_dct(algorithm, kept);
+                const Int16Plane reconstructed = ref::inverse_transform_plane(coefficients, algorithm);
                 for (int y = 0; y < 8 && top + y < 10; ++y) {
                     for (int x = 0; x < 8 && left + x < 13; ++x) {
                         CHECK(reconstructed.at(left + x, top + y) ==

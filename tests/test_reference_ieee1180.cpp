@@ -9,7 +9,7 @@
 #include "xme/dct.hpp"
 
 using xme::Block8x8;
-using xme::TransformVariant;
+using xme::TransformAlgorithm;
 namespace ref = xme::reference;
 namespace test = xme::test;
 
@@ -31,18 +31,19 @@ TEST_SUITE("reference") {
     }
 
     TEST_CASE("§13 IEEE 1180-1990 accuracy of every variant, inverse and forward") {
-        for (const TransformVariant variant : {TransformVariant::matrix, TransformVariant::loeffler}) {
-            const test::BlockTransform inverse = [variant](const Block8x8& b) {
-                return ref::inverse_dct(variant, b);
+        for (const TransformAlgorithm algorithm :
+             {TransformAlgorithm::matrix, TransformAlgorithm::loeffler}) {
+            const test::BlockTransform inverse = [algorithm](const Block8x8& b) {
+                return ref::inverse_dct(algorithm, b);
             };
-            const test::BlockTransform forward = [variant](const Block8x8& b) {
-                return ref::forward_dct(variant, b);
+            const test::BlockTransform forward = [algorithm](const Block8x8& b) {
+                return ref::forward_dct(algorithm, b);
             };
             for (const test::Ieee1180Range range : test::ieee1180_ranges()) {
                 for (const bool is_inverse : {true, false}) {
                     const test::Ieee1180Figures figures = is_inverse ? test::ieee1180_inverse(inverse, range)
                                                                      : test::ieee1180_forward(forward, range);
-                    const std::string line = std::string("IEEE 1180 ") + xme::to_string(variant) +
+                    const std::string line = std::string("IEEE 1180 ") + xme::to_string(algorithm) +
                                              (is_inverse ? " inverse " : " forward ") +
                                              test::describe(range) + ": " + figures.describe();
                     std::printf("%s\n", line.c_str());

@@ -91,10 +91,10 @@ TEST_SUITE("scheduler") {
         xme::SearchParams hpel{8, 6, xme::BorderMode::pad, xme::SearchMethod::full, xme::Subpel::hpel};
         xme::SearchParams qpel{8, 6, xme::BorderMode::pad, xme::SearchMethod::ehds, xme::Subpel::qpel};
         qpel.lambda = 4;
-        const xme::CompensationRequest loeffler{xme::TransformOptions{xme::TransformVariant::loeffler, 12},
+        const xme::CompensationRequest loeffler{xme::TransformOptions{xme::TransformAlgorithm::loeffler, 12},
                                                 true, true, true};
-        const xme::CompensationRequest matrix{xme::TransformOptions{xme::TransformVariant::matrix, 20}, true,
-                                              true, true};
+        const xme::CompensationRequest matrix{xme::TransformOptions{xme::TransformAlgorithm::matrix, 20},
+                                              true, true, true};
         MESSAGE("seed ", xme::test::run_seed());
         for (const bool clip : {false, true}) {
             const auto planes = frames_of(clip);
@@ -118,8 +118,8 @@ TEST_SUITE("scheduler") {
         const auto planes = frames_of(false);
         const xme::SearchParams params{8, 4, xme::BorderMode::pad, xme::SearchMethod::full,
                                        xme::Subpel::hpel};
-        const xme::CompensationRequest figures_only{xme::TransformOptions{xme::TransformVariant::matrix, 16},
-                                                    false, false, false};
+        const xme::CompensationRequest figures_only{
+            xme::TransformOptions{xme::TransformAlgorithm::matrix, 16}, false, false, false};
         const auto pairs = schedule(xme::Policy::single, {"cpu"}, planes, params, figures_only);
         REQUIRE(!pairs.empty());
         for (const auto& pair : pairs) {
@@ -155,7 +155,7 @@ TEST_SUITE("scheduler") {
         options.width = 32;
         options.height = 32;
         options.compensation =
-            xme::CompensationRequest{xme::TransformOptions{xme::TransformVariant::matrix, 0}};
+            xme::CompensationRequest{xme::TransformOptions{xme::TransformAlgorithm::matrix, 0}};
         CHECK_THROWS_AS(static_cast<void>(xme::open_compensating_session(*device, options)), xme::Error);
     }
 }

@@ -30,8 +30,8 @@ std::vector<Row> rows() {
     using xme::BorderMode;
     using xme::SearchMethod;
     using xme::Subpel;
+    using xme::TransformAlgorithm;
     using xme::TransformOptions;
-    using xme::TransformVariant;
     std::vector<Row> list;
     xme::SearchParams dia{8, 4, BorderMode::pad, SearchMethod::diamond, Subpel::qpel};
     dia.lambda = 4;
@@ -39,7 +39,7 @@ std::vector<Row> rows() {
     list.push_back({"dia+qpel B8 lambda 4 spatial, loeffler 7, no coefficients",
                     "fast",
                     dia,
-                    {TransformOptions{TransformVariant::loeffler, 7}, true, true, false}});
+                    {TransformOptions{TransformAlgorithm::loeffler, 7}, true, true, false}});
     xme::SearchParams hex{16, 5, BorderMode::restrict, SearchMethod::hexagon, Subpel::hpel};
     hex.lambda = 3;
     hex.predictor = xme::Predictor::temporal;
@@ -50,15 +50,15 @@ std::vector<Row> rows() {
     list.push_back({"fs+qpel B4 restrict, matrix 2, figures only",
                     "fast",
                     {4, 3, BorderMode::restrict, SearchMethod::full, Subpel::qpel},
-                    {TransformOptions{TransformVariant::matrix, 2}, false, false, false}});
+                    {TransformOptions{TransformAlgorithm::matrix, 2}, false, false, false}});
     list.push_back({"fs B32, loeffler 30",
                     "fast",
                     {32, 3, BorderMode::pad, SearchMethod::full, Subpel::none},
-                    {TransformOptions{TransformVariant::loeffler, 30}, true, true, true}});
+                    {TransformOptions{TransformAlgorithm::loeffler, 30}, true, true, true}});
     list.push_back({"legacy fs+hpel B8, matrix 16",
                     "legacy",
                     {8, 3, BorderMode::pad, SearchMethod::full, Subpel::hpel},
-                    {TransformOptions{TransformVariant::matrix, 16}, true, true, true}});
+                    {TransformOptions{TransformAlgorithm::matrix, 16}, true, true, true}});
     return list;
 }
 

@@ -230,15 +230,15 @@ public:
     }
     // SPEC §13: each variant's arithmetic as the engine writes it down, over every core (blocks are
     // independent); not yet vectorised (docs/transform-notes.md).
-    [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
-    void transform_blocks(TransformVariant variant, TransformDirection direction,
+    [[nodiscard]] Support supports_transform(TransformAlgorithm) const override { return Support::yes(); }
+    void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                           std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);  // no throw inside OpenMP
         const auto count = static_cast<std::ptrdiff_t>(blocks.size());
 #pragma omp parallel for schedule(static) if (count >= 256)
         for (std::ptrdiff_t b = 0; b < count; ++b) {
             Block8x8& block = blocks[static_cast<std::size_t>(b)];
-            block = reference::transform_block(variant, direction, block);
+            block = reference::transform_block(algorithm, direction, block);
         }
     }
 

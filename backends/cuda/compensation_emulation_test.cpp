@@ -134,7 +134,7 @@ void check_h264(std::mt19937& rng) {
 }
 
 // The chain as compensation_kernels.cu computes it, element by element in tile-major order.
-void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
+void check_chain(std::mt19937& rng, xme::TransformAlgorithm algorithm, int step) {
     const int width = 61;  // partial tiles and blocks both ways
     const int height = 30;
     const int block = 8;
@@ -186,7 +186,7 @@ void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
         for (std::size_t t = 0; t < in.size() / 64; ++t) {
             xme::Block8x8 tile;
             std::memcpy(tile.data(), in.data() + 64 * t, sizeof(tile));
-            tile = xme::reference::transform_block(variant, direction, tile);
+            tile = xme::reference::transform_block(algorithm, direction, tile);
             std::memcpy(out.data() + 64 * t, tile.data(), sizeof(tile));
         }
     };
@@ -211,7 +211,7 @@ void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
         figures.reconstruction_sse += static_cast<unsigned long long>(difference * difference);
     }
     const xme::CompensatedFrame expected =
-        xme::compensate(reference.view(), current.view(), field, xme::TransformOptions{variant, step});
+        xme::compensate(reference.view(), current.view(), field, xme::TransformOptions{algorithm, step});
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
             const auto e = static_cast<std::size_t>(compensation::tile_element(x, y, tiles_x));
@@ -245,7 +245,7 @@ void check_chain(std::mt19937& rng, xme::TransformVariant variant, int step) {
     if (psnr != expected.transform->reconstruction_psnr_db)
         fail("reconstruction SSE (PSNR x 1000)", static_cast<long long>(psnr * 1000),
              static_cast<long long>(expected.transform->reconstruction_psnr_db * 1000));
-    std::printf("chain %s S=%d: %dx%d, PSNR %.3f dB\n", xme::to_string(variant), step, width, height, psnr);
+    std::printf("chain %s S=%d: %dx%d, PSNR %.3f dB\n", xme::to_string(algorithm), step, width, height, psnr);
 }
 
 }  // namespace
@@ -260,8 +260,8 @@ int main() {
     check_h264<8>(rng);
     check_h264<16>(rng);
     check_h264<32>(rng);
-    check_chain(rng, xme::TransformVariant::matrix, 12);
-    check_chain(rng, xme::TransformVariant::loeffler, 5);
+    check_chain(rng, xme::TransformAlgorithm::matrix, 12);
+    check_chain(rng, xme::TransformAlgorithm::loeffler, 5);
     std::printf("%d mismatches\n", failures);
     return failures == 0 ? 0 : 1;
 }

@@ -177,11 +177,11 @@ public:
     }
 
     // SPEC §13: both variants, bit-identical with the reference (dct_1d.cuh, dct_kernels.cu).
-    [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
-    void transform_blocks(TransformVariant variant, TransformDirection direction,
+    [[nodiscard]] Support supports_transform(TransformAlgorithm) const override { return Support::yes(); }
+    void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                           std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);
-        transforms_.run(variant, direction, blocks);
+        transforms_.run(algorithm, direction, blocks);
     }
 
     // One pool for every CUDA device of the process: pinned portable memory is every GPU's.

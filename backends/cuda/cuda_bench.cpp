@@ -297,9 +297,9 @@ void time_dct(std::size_t count, const xme::cuda::CallSite& site) {
         stream.get(), [&] { return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream.get()); },
         "cudaMemcpyAsync (device to device)", site);
     row("memcpy", "d2d", memcpy_seconds, memcpy_seconds);
-    for (const auto variant : {xme::TransformVariant::matrix, xme::TransformVariant::loeffler}) {
+    for (const auto variant : {xme::TransformAlgorithm::matrix, xme::TransformAlgorithm::loeffler}) {
         const DctVariant kernel =
-            variant == xme::TransformVariant::matrix ? DctVariant::matrix : DctVariant::loeffler;
+            variant == xme::TransformAlgorithm::matrix ? DctVariant::matrix : DctVariant::loeffler;
         const double forward = seconds_per_call(
             stream.get(),
             [&] { return launch_dct(kernel, DctDirection::forward, in, coef, count, stream.get()); },

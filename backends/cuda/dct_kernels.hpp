@@ -9,7 +9,7 @@
 
 namespace xme::cuda {
 
-// xme::TransformVariant and xme::TransformDirection, mirrored.
+// xme::TransformAlgorithm and xme::TransformDirection, mirrored.
 enum class DctVariant { matrix, loeffler };
 enum class DctDirection { forward, inverse };
 

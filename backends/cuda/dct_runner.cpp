@@ -13,8 +13,8 @@ namespace {
 // The kernel works on 16-byte rows of the same bytes.
 static_assert(sizeof(Block8x8) == 64 * sizeof(std::int16_t), "Block8x8 must be 64 packed int16");
 
-DctVariant kernel_variant(TransformVariant variant) {
-    return variant == TransformVariant::matrix ? DctVariant::matrix : DctVariant::loeffler;
+DctVariant kernel_variant(TransformAlgorithm algorithm) {
+    return algorithm == TransformAlgorithm::matrix ? DctVariant::matrix : DctVariant::loeffler;
 }
 
 DctDirection kernel_direction(TransformDirection direction) {
@@ -23,12 +23,12 @@ DctDirection kernel_direction(TransformDirection direction) {
 
 }  // namespace
 
-void DctRunner::run(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks) {
+void DctRunner::run(TransformAlgorithm algorithm, TransformDirection direction, std::span<Block8x8> blocks) {
     if (blocks.empty()) return;
     const std::lock_guard lock(mutex_);
     // frame_size names the job in an out-of-memory message.
     const CallSite site{device_name_, -1,
-                        std::string("the ") + to_string(variant) + " " + to_string(direction) + " DCT of " +
+                        std::string("the ") + to_string(algorithm) + " " + to_string(direction) + " DCT of " +
                             std::to_string(blocks.size()) + " 8x8 blocks"};
     // The calling thread may have any device current: the buffers and the stream live on this one.
     XME_CUDA_CHECK(cudaSetDevice(ordinal_), site);
@@ -45,8 +45,8 @@ void DctRunner::run(TransformVariant variant, TransformDirection direction, std:
     auto* const output = static_cast<std::int16_t*>(output_.get());
     XME_CUDA_CHECK(cudaMemcpyAsync(input, blocks.data(), bytes, cudaMemcpyHostToDevice, stream), site);
     const std::string launch =
-        std::string("launch_dct (") + to_string(variant) + " " + to_string(direction) + ")";
-    check(launch_dct(kernel_variant(variant), kernel_direction(direction), input, output, blocks.size(),
+        std::string("launch_dct (") + to_string(algorithm) + " " + to_string(direction) + ")";
+    check(launch_dct(kernel_variant(algorithm), kernel_direction(direction), input, output, blocks.size(),
                      stream),
           launch.c_str(), site);
     XME_CUDA_CHECK(cudaMemcpyAsync(blocks.data(), output, bytes, cudaMemcpyDeviceToHost, stream), site);

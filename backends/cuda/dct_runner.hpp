@@ -22,7 +22,7 @@ public:
 
     // In place. Forward inputs must already be checked (xme::check_forward_inputs), since a bad sample
     // must be refused before any block changes. Safe to call from several threads (one at a time runs).
-    void run(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks);
+    void run(TransformAlgorithm algorithm, TransformDirection direction, std::span<Block8x8> blocks);
 
 private:
     // Caller holds mutex_.

@@ -15,8 +15,8 @@ constexpr std::size_t kFigureBytes = sizeof(CompensationFigures) * kFigureSlots;
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
-DctVariant dct_variant(TransformVariant variant) {
-    return variant == TransformVariant::matrix ? DctVariant::matrix : DctVariant::loeffler;
+DctVariant dct_variant(TransformAlgorithm algorithm) {
+    return algorithm == TransformAlgorithm::matrix ? DctVariant::matrix : DctVariant::loeffler;
 }
 
 }  // namespace
@@ -97,12 +97,12 @@ void DeviceCompensation::enqueue(int stage, const SearchJob& search, const Motio
     check(launch_predict_residual(job, compute), "predict_*_kernel<<<>>>", site);
     if (!request_.transform) return;
     const std::size_t tiles = static_cast<std::size_t>(tiles_x_) * static_cast<std::size_t>(tiles_y_);
-    const DctVariant variant = dct_variant(request_.transform->variant);
-    check(launch_dct(variant, DctDirection::forward, s.residual, s.coefficients, tiles, compute),
+    const DctVariant algorithm = dct_variant(request_.transform->algorithm);
+    check(launch_dct(algorithm, DctDirection::forward, s.residual, s.coefficients, tiles, compute),
           "dct_kernel<<<>>> (forward)", site);
     check(launch_quantise(job, s.coefficients, s.dequantised, request_.transform->quantiser_step, compute),
           "quantise_kernel<<<>>>", site);
-    check(launch_dct(variant, DctDirection::inverse, s.dequantised, s.restored, tiles, compute),
+    check(launch_dct(algorithm, DctDirection::inverse, s.dequantised, s.restored, tiles, compute),
           "dct_kernel<<<>>> (inverse)", site);
     check(launch_reconstruct(job, s.restored, compute), "reconstruct_kernel<<<>>>", site);
 }

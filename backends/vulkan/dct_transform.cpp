@@ -13,8 +13,8 @@ namespace {
 
 constexpr std::size_t blocks_per_group = 8;  // dct.comp: 64 invocations, 8 per block
 
-std::string describe(TransformVariant variant, TransformDirection direction, std::size_t count) {
-    return std::string("the ") + to_string(variant) + " " + to_string(direction) + " DCT of " +
+std::string describe(TransformAlgorithm algorithm, TransformDirection direction, std::size_t count) {
+    return std::string("the ") + to_string(algorithm) + " " + to_string(direction) + " DCT of " +
            std::to_string(count) + " 8x8 blocks";
 }
 
@@ -38,9 +38,9 @@ void DctTransform::reserve(std::size_t blocks) {
     capacity_ = blocks;
 }
 
-void DctTransform::transform_chunk(TransformVariant variant, TransformDirection direction,
+void DctTransform::transform_chunk(TransformAlgorithm algorithm, TransformDirection direction,
                                    std::size_t count) {
-    const int loeffler = variant == TransformVariant::loeffler ? 1 : 0;
+    const int loeffler = algorithm == TransformAlgorithm::loeffler ? 1 : 0;
     const int inverse = direction == TransformDirection::inverse ? 1 : 0;
     const Pipeline& pipeline = context_->pipeline(
         shaders::dct, {{"LOEFFLER", loeffler}, {"INVERSE", inverse}}, push_constant_layout<DctParams>());
@@ -49,7 +49,7 @@ void DctTransform::transform_chunk(TransformVariant variant, TransformDirection 
         set = std::make_unique<DescriptorSets>(*context_, pipeline, 1);
         set->write(0, {{"Blocks", {}, {}, blocks_.get()}});
     }
-    const std::string what = describe(variant, direction, count) + " on " + context_->name();
+    const std::string what = describe(algorithm, direction, count) + " on " + context_->name();
     if (commands_.get() == VK_NULL_HANDLE) commands_ = CommandBuffer(*context_);
     const Api& api = context_->api();
     const VkCommandBuffer cb = commands_.get();
@@ -67,7 +67,8 @@ void DctTransform::transform_chunk(TransformVariant variant, TransformDirection 
     context_->check_validation("after " + what);
 }
 
-void DctTransform::run(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks) {
+void DctTransform::run(TransformAlgorithm algorithm, TransformDirection direction,
+                       std::span<Block8x8> blocks) {
     if (blocks.empty()) return;
     const std::lock_guard lock(mutex_);
     const std::size_t limit = chunk_limit();
@@ -75,7 +76,7 @@ void DctTransform::run(TransformVariant variant, TransformDirection direction, s
     auto* const mapped = reinterpret_cast<Block8x8*>(blocks_.mapped());
     if (blocks.size() <= limit) {
         std::memcpy(mapped, blocks.data(), blocks.size_bytes());
-        transform_chunk(variant, direction, blocks.size());
+        transform_chunk(algorithm, direction, blocks.size());
         std::memcpy(blocks.data(), mapped, blocks.size_bytes());
         return;
     }
@@ -84,7 +85,7 @@ void DctTransform::run(TransformVariant variant, TransformDirection direction, s
     for (std::size_t first = 0; first < blocks.size(); first += limit) {
         const std::size_t count = std::min(limit, blocks.size() - first);
         std::memcpy(mapped, blocks.data() + first, count * sizeof(Block8x8));
-        transform_chunk(variant, direction, count);
+        transform_chunk(algorithm, direction, count);
         std::memcpy(results.data() + first, mapped, count * sizeof(Block8x8));
     }
     std::copy(results.begin(), results.end(), blocks.begin());

@@ -21,13 +21,13 @@ public:
 
     // `blocks` transformed in place; forward inputs must have been checked (check_forward_inputs).
     // On an error the caller's blocks are unchanged. Safe to call from several threads.
-    void run(TransformVariant variant, TransformDirection direction, std::span<Block8x8> blocks);
+    void run(TransformAlgorithm algorithm, TransformDirection direction, std::span<Block8x8> blocks);
 
 private:
     // Blocks one submission transforms: the workgroup count and the storage-buffer range allow.
     [[nodiscard]] std::size_t chunk_limit() const;
     void reserve(std::size_t blocks);
-    void transform_chunk(TransformVariant variant, TransformDirection direction, std::size_t count);
+    void transform_chunk(TransformAlgorithm algorithm, TransformDirection direction, std::size_t count);
 
     std::shared_ptr<Context> context_;
     std::mutex mutex_;

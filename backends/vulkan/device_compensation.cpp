@@ -159,7 +159,7 @@ DeviceCompensation::DeviceCompensation(const SessionResources& resources, const 
         });
     if (!transform) return;
 
-    const int loeffler = request_.transform->variant == TransformVariant::loeffler ? 1 : 0;
+    const int loeffler = request_.transform->algorithm == TransformAlgorithm::loeffler ? 1 : 0;
     p.forward_dct = &context_.pipeline(shaders::dct, {{"LOEFFLER", loeffler}, {"INVERSE", 0}},
                                        push_constant_layout<DctParams>());
     p.inverse_dct = &context_.pipeline(shaders::dct, {{"LOEFFLER", loeffler}, {"INVERSE", 1}},

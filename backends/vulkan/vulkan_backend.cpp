@@ -78,13 +78,13 @@ public:
     }
 
     // SPEC §13, both variants (shaders/dct.comp).
-    [[nodiscard]] Support supports_transform(TransformVariant /*variant*/) const override {
+    [[nodiscard]] Support supports_transform(TransformAlgorithm /*variant*/) const override {
         return Support::yes();
     }
-    void transform_blocks(TransformVariant variant, TransformDirection direction,
+    void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                           std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);
-        transforms_.run(variant, direction, blocks);
+        transforms_.run(algorithm, direction, blocks);
     }
 
     [[nodiscard]] std::unique_ptr<MotionSession> open_session(const SessionOptions& options) override {

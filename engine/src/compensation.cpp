@@ -34,7 +34,7 @@ CompensatedFrame compensate(PlaneView reference, PlaneView current, const Motion
     frame.zero_motion_squared_error = squared_error(reference, current);
     if (!transform) return frame;
 
-    Int16Plane coefficients = reference::forward_transform_plane(frame.residual, transform->variant);
+    Int16Plane coefficients = reference::forward_transform_plane(frame.residual, transform->algorithm);
     TransformFigures figures;
     Int16Plane dequantised = coefficients;
     std::uint64_t zeros = 0;
@@ -48,7 +48,8 @@ CompensatedFrame compensate(PlaneView reference, PlaneView current, const Motion
     figures.zero_fraction = dequantised.values.empty()
                                 ? 0
                                 : static_cast<double>(zeros) / static_cast<double>(dequantised.values.size());
-    const Int16Plane restored_residual = reference::inverse_transform_plane(dequantised, transform->variant);
+    const Int16Plane restored_residual =
+        reference::inverse_transform_plane(dequantised, transform->algorithm);
     Plane reconstruction(current.width, current.height);
     for (int y = 0; y < current.height; ++y) {
         for (int x = 0; x < current.width; ++x) {

@@ -109,16 +109,16 @@ Support Device::supports_compensation(const SessionOptions& /*options*/) const {
                        "computes it from each pair's result");
 }
 
-Support Device::supports_transform(TransformVariant variant) const {
-    return Support::no(info().name + " does not compute SPEC §13's " + to_string(variant) +
+Support Device::supports_transform(TransformAlgorithm algorithm) const {
+    return Support::no(info().name + " does not compute SPEC §13's " + to_string(algorithm) +
                        " transform yet: the cpu and cuda devices and the reference do");
 }
 
-void Device::transform_blocks(TransformVariant variant, TransformDirection /*direction*/,
+void Device::transform_blocks(TransformAlgorithm algorithm, TransformDirection /*direction*/,
                               std::span<Block8x8> /*blocks*/) {
-    require_supported(supports_transform(variant));
+    require_supported(supports_transform(algorithm));
     throw Error(ErrorKind::unsupported, info().name + " says it supports the " +
-                                            std::string(to_string(variant)) +
+                                            std::string(to_string(algorithm)) +
                                             " transform but does not implement transform_blocks");
 }
 

@@ -38,9 +38,9 @@ constexpr StageDescription other_stages[] = {
     {StageKind::compensation, 0, "prediction", "§12", Need::none, 4,
      "the reference at each block's final vector"},
     {StageKind::compensation, 1, "residual", "§12", Need::none, 4, "current minus prediction"},
-    {StageKind::transform, static_cast<int>(TransformVariant::matrix), "matrix", "§13", Need::none, 4,
+    {StageKind::transform, static_cast<int>(TransformAlgorithm::matrix), "matrix", "§13", Need::none, 4,
      "8x8 DCT as two passes of 8 multiply-adds per coefficient"},
-    {StageKind::transform, static_cast<int>(TransformVariant::loeffler), "loeffler", "§13", Need::none, 4,
+    {StageKind::transform, static_cast<int>(TransformAlgorithm::loeffler), "loeffler", "§13", Need::none, 4,
      "8x8 DCT as Loeffler's 11 multiplications per 1-D transform"},
 };
 

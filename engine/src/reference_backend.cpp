@@ -65,12 +65,12 @@ public:
         return std::make_unique<ReferenceSession>(options);
     }
     // SPEC §13's transforms are defined by the reference's arithmetic.
-    [[nodiscard]] Support supports_transform(TransformVariant) const override { return Support::yes(); }
-    void transform_blocks(TransformVariant variant, TransformDirection direction,
+    [[nodiscard]] Support supports_transform(TransformAlgorithm) const override { return Support::yes(); }
+    void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                           std::span<Block8x8> blocks) override {
         if (direction == TransformDirection::forward) check_forward_inputs(blocks);
         for (Block8x8& block : blocks) {
-            block = reference::transform_block(variant, direction, block);
+            block = reference::transform_block(algorithm, direction, block);
         }
     }
 

@@ -41,7 +41,7 @@ double memcpy_bytes_per_second() {
 }  // namespace
 
 void run_transform_bench(const std::vector<std::pair<int, int>>& sizes,
-                         const std::vector<TransformVariant>& variants, int repetitions) {
+                         const std::vector<TransformAlgorithm>& variants, int repetitions) {
     const double bandwidth = memcpy_bytes_per_second();
     std::printf(
         "\ntransforms (SPEC §13, the engine's code, one host thread); memcpy %.2f GB/s read + write\n",
@@ -56,21 +56,21 @@ void run_transform_bench(const std::vector<std::pair<int, int>>& sizes,
         const double blocks = static_cast<double>((width + 7) / 8) * ((height + 7) / 8) * repetitions;
         const double moved =
             4.0 * static_cast<double>(plane.values.size()) * repetitions;  // int16 in and out
-        for (const TransformVariant variant : variants) {
+        for (const TransformAlgorithm algorithm : variants) {
             Int16Plane coefficients;
             auto start = Clock::now();
             for (int r = 0; r < repetitions; ++r)
-                coefficients = reference::forward_transform_plane(plane, variant);
+                coefficients = reference::forward_transform_plane(plane, algorithm);
             const double forward = seconds_since(start);
             start = Clock::now();
             Int16Plane restored;
             for (int r = 0; r < repetitions; ++r)
-                restored = reference::inverse_transform_plane(coefficients, variant);
+                restored = reference::inverse_transform_plane(coefficients, algorithm);
             const double inverse = seconds_since(start);
             for (const auto& [direction, seconds] :
                  {std::pair{"forward", forward}, std::pair{"inverse", inverse}}) {
-                std::printf("%-10s %5dx%-5d %-8s %14.0f %10.3f %11.2f%%\n", to_string(variant), width, height,
-                            direction, blocks / seconds, moved / seconds / 1e9,
+                std::printf("%-10s %5dx%-5d %-8s %14.0f %10.3f %11.2f%%\n", to_string(algorithm), width,
+                            height, direction, blocks / seconds, moved / seconds / 1e9,
                             100.0 * moved / seconds / bandwidth);
             }
         }

@@ -12,6 +12,6 @@ namespace xme::cli {
 // Prints one row per (size, variant, direction) to stdout: 8x8 blocks per second, bytes per second
 // (int16 in and out) and that as a fraction of memcpy's read + write bytes per second.
 void run_transform_bench(const std::vector<std::pair<int, int>>& sizes,
-                         const std::vector<TransformVariant>& variants, int repetitions);
+                         const std::vector<TransformAlgorithm>& variants, int repetitions);
 
 }  // namespace xme::cli

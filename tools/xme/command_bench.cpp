@@ -282,9 +282,9 @@ Command add_bench_command(CLI::App& app) {
                     return c.partitions == Partitions::all;
                 }))
                 settings.blocks = {macroblock_size};
-            std::vector<TransformVariant> transforms;
+            std::vector<TransformAlgorithm> transforms;
             for (const auto& name : options->transforms)
-                transforms.push_back(parse_transform_variant(name, "--transforms entry"));
+                transforms.push_back(parse_transform_algorithm(name, "--transforms entry"));
             if (!options->compensate.empty()) {
                 CompensationRequest request{std::nullopt, false, false, false};
                 if (options->compensate != "none" && options->compensate != "matrix" &&
@@ -294,7 +294,7 @@ Command add_bench_command(CLI::App& app) {
                 }
                 if (options->compensate != "none")
                     request.transform =
-                        TransformOptions{parse_transform_variant(options->compensate, "--compensate"), 16};
+                        TransformOptions{parse_transform_algorithm(options->compensate, "--compensate"), 16};
                 settings.compensation = request;
             }
             BenchOutputs outputs = claim_outputs(*options);

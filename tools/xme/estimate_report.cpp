@@ -213,7 +213,7 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"subpel", to_string(p.subpel)},
           {"partitions", to_string(p.partitions)},
           {"transform",
-           settings.transform ? nlohmann::json(to_string(settings.transform->variant)) : nullptr},
+           settings.transform ? nlohmann::json(to_string(settings.transform->algorithm)) : nullptr},
           {"qstep", settings.transform ? nlohmann::json(settings.transform->quantiser_step) : nullptr},
           {"lambda", p.lambda},
           {"predictor", to_string(p.predictor)},

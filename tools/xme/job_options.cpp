@@ -192,13 +192,13 @@ EstimateSettings settings_from(const JobOptions& o) {
             "--frames 1 gives no frame pair to estimate (N frames give N-1 pairs): use --frames 2 or more");
     }
     if (!o.transform.empty()) {
-        const TransformVariant variant = parse_transform_variant(o.transform, "--transform");
+        const TransformAlgorithm algorithm = parse_transform_algorithm(o.transform, "--transform");
         if (o.quantiser_step < 1 || o.quantiser_step > max_quantiser_step) {
             throw Error(ErrorKind::invalid_argument, "--qstep " + std::to_string(o.quantiser_step) +
                                                          " is out of bounds: use 1.." +
                                                          std::to_string(max_quantiser_step));
         }
-        settings.transform = TransformOptions{variant, o.quantiser_step};
+        settings.transform = TransformOptions{algorithm, o.quantiser_step};
     } else if (o.quantiser_step_given || !settings.compensation.coefficients.empty()) {
         throw Error(ErrorKind::invalid_argument,
                     std::string(o.quantiser_step_given ? "--qstep" : "--coefficients") +

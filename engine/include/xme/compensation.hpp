@@ -19,7 +19,7 @@ namespace xme {
 inline constexpr int max_quantiser_step = 4096;
 
 struct TransformOptions {
-    TransformVariant variant = TransformVariant::matrix;
+    TransformAlgorithm algorithm = TransformAlgorithm::matrix;
     int quantiser_step = 16;  // S of SPEC §13's uniform quantiser, 1..max_quantiser_step
 };
 
@@ -46,7 +46,7 @@ struct CompensatedFrame {
     std::uint64_t residual_abs_sum = 0;
     std::uint64_t prediction_squared_error = 0;   // sum of residual^2 over W x H: MC-PSNR's
     std::uint64_t zero_motion_squared_error = 0;  // sum of (current - reference)^2: zero-motion PSNR's
-    std::optional<Int16Plane> coefficients;  // the unquantised DCT of the residual, with a transform
+    std::optional<Int16Plane> coefficients;       // the unquantised DCT of the residual, with a transform
     std::optional<TransformFigures> transform;
 };
 

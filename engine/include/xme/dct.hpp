@@ -11,10 +11,10 @@
 
 namespace xme {
 
-enum class TransformVariant { matrix, loeffler };
-[[nodiscard]] const char* to_string(TransformVariant variant);
+enum class TransformAlgorithm { matrix, loeffler };
+[[nodiscard]] const char* to_string(TransformAlgorithm algorithm);
 // Accepts what to_string prints; throws Error(invalid_argument) naming `option` and the allowed values.
-[[nodiscard]] TransformVariant parse_transform_variant(std::string_view name, std::string_view option);
+[[nodiscard]] TransformAlgorithm parse_transform_algorithm(std::string_view name, std::string_view option);
 enum class TransformDirection { forward, inverse };
 [[nodiscard]] const char* to_string(TransformDirection direction);
 
@@ -41,9 +41,9 @@ namespace reference {
 [[nodiscard]] Block8x8 inverse_dct_matrix(const Block8x8& coefficients);
 [[nodiscard]] Block8x8 inverse_dct_loeffler(const Block8x8& coefficients);
 
-[[nodiscard]] Block8x8 forward_dct(TransformVariant variant, const Block8x8& samples);
-[[nodiscard]] Block8x8 inverse_dct(TransformVariant variant, const Block8x8& coefficients);
-[[nodiscard]] Block8x8 transform_block(TransformVariant variant, TransformDirection direction,
+[[nodiscard]] Block8x8 forward_dct(TransformAlgorithm algorithm, const Block8x8& samples);
+[[nodiscard]] Block8x8 inverse_dct(TransformAlgorithm algorithm, const Block8x8& coefficients);
+[[nodiscard]] Block8x8 transform_block(TransformAlgorithm algorithm, TransformDirection direction,
                                        const Block8x8& block);
 
 // The accuracy oracle: SPEC §13's formula summed literally in double precision, unrounded.
@@ -53,8 +53,9 @@ namespace reference {
 // SPEC §13 on a plane: 8x8 tiles from (0, 0); a partial tile at the right or bottom reads zeros where
 // it leaves the plane, and only its part inside the plane is written (so the coefficients of a partial
 // tile are cropped, and the inverse reads zeros for the cropped ones).
-[[nodiscard]] Int16Plane forward_transform_plane(const Int16Plane& residual, TransformVariant variant);
-[[nodiscard]] Int16Plane inverse_transform_plane(const Int16Plane& coefficients, TransformVariant variant);
+[[nodiscard]] Int16Plane forward_transform_plane(const Int16Plane& residual, TransformAlgorithm algorithm);
+[[nodiscard]] Int16Plane inverse_transform_plane(const Int16Plane& coefficients,
+                                                 TransformAlgorithm algorithm);
 
 }  // namespace reference
 }  // namespace xme

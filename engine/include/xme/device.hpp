@@ -122,11 +122,11 @@ public:
 
     // SPEC §13 on the device: whether it computes `variant` (bit-identical to the reference, as every
     // device must), and what is missing when not. The default: not yet.
-    [[nodiscard]] virtual Support supports_transform(TransformVariant variant) const;
+    [[nodiscard]] virtual Support supports_transform(TransformAlgorithm algorithm) const;
     // The 8x8 transforms of `blocks` in place, forward (samples in dct_input_min..dct_input_max, else
     // Error(invalid_argument) naming the block, before any is changed) or inverse. Throws
     // Error(unsupported) with supports_transform's reason when it says no.
-    virtual void transform_blocks(TransformVariant variant, TransformDirection direction,
+    virtual void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                                   std::span<Block8x8> blocks);
 
     // Host memory for frames that this device's sessions upload without a staging copy (a GPU's

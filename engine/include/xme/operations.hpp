@@ -38,7 +38,7 @@ enum class StageKind { integer_search, refinement, partitions, compensation, tra
 // One stage of a chain: what users type, what it computes and where SPEC defines it.
 struct StageDescription {
     StageKind kind = StageKind::integer_search;
-    int code = 0;  // the stage's value in its own enumeration (SearchMethod, Subpel, TransformVariant)
+    int code = 0;  // the stage's value in its own enumeration (SearchMethod, Subpel, TransformAlgorithm)
     std::string_view name;     // as typed and printed: "fs", "qpel", "p41", "loeffler"
     std::string_view spec;     // "§11"
     Need needs = Need::none;   // what it needs prepared

@@ -7,11 +7,11 @@
 
 namespace xme {
 
-const char* to_string(TransformVariant variant) {
-    switch (variant) {
-        case TransformVariant::matrix:
+const char* to_string(TransformAlgorithm algorithm) {
+    switch (algorithm) {
+        case TransformAlgorithm::matrix:
             return "matrix";
-        case TransformVariant::loeffler:
+        case TransformAlgorithm::loeffler:
             return "loeffler";
     }
     return "?";
@@ -21,9 +21,9 @@ const char* to_string(TransformDirection direction) {
     return direction == TransformDirection::forward ? "forward" : "inverse";
 }
 
-TransformVariant parse_transform_variant(std::string_view name, std::string_view option) {
-    for (const TransformVariant variant : {TransformVariant::matrix, TransformVariant::loeffler}) {
-        if (name == to_string(variant)) return variant;
+TransformAlgorithm parse_transform_algorithm(std::string_view name, std::string_view option) {
+    for (const TransformAlgorithm algorithm : {TransformAlgorithm::matrix, TransformAlgorithm::loeffler}) {
+        if (name == to_string(algorithm)) return algorithm;
     }
     throw Error(ErrorKind::invalid_argument,
                 "unknown " + std::string(option) + " '" + std::string(name) + "': use matrix or loeffler");
@@ -63,27 +63,29 @@ Int16Plane transform_tiles(const Int16Plane& input, Transform transform) {
 
 }  // namespace
 
-Block8x8 forward_dct(TransformVariant variant, const Block8x8& samples) {
-    return variant == TransformVariant::matrix ? forward_dct_matrix(samples) : forward_dct_loeffler(samples);
+Block8x8 forward_dct(TransformAlgorithm algorithm, const Block8x8& samples) {
+    return algorithm == TransformAlgorithm::matrix ? forward_dct_matrix(samples)
+                                                   : forward_dct_loeffler(samples);
 }
 
-Block8x8 inverse_dct(TransformVariant variant, const Block8x8& coefficients) {
-    return variant == TransformVariant::matrix ? inverse_dct_matrix(coefficients)
-                                               : inverse_dct_loeffler(coefficients);
+Block8x8 inverse_dct(TransformAlgorithm algorithm, const Block8x8& coefficients) {
+    return algorithm == TransformAlgorithm::matrix ? inverse_dct_matrix(coefficients)
+                                                   : inverse_dct_loeffler(coefficients);
 }
 
-Block8x8 transform_block(TransformVariant variant, TransformDirection direction, const Block8x8& block) {
-    return direction == TransformDirection::forward ? forward_dct(variant, block)
-                                                    : inverse_dct(variant, block);
+Block8x8 transform_block(TransformAlgorithm algorithm, TransformDirection direction, const Block8x8& block) {
+    return direction == TransformDirection::forward ? forward_dct(algorithm, block)
+                                                    : inverse_dct(algorithm, block);
 }
 
-Int16Plane forward_transform_plane(const Int16Plane& residual, TransformVariant variant) {
-    return transform_tiles(residual, [variant](const Block8x8& tile) { return forward_dct(variant, tile); });
+Int16Plane forward_transform_plane(const Int16Plane& residual, TransformAlgorithm algorithm) {
+    return transform_tiles(residual,
+                           [algorithm](const Block8x8& tile) { return forward_dct(algorithm, tile); });
 }
 
-Int16Plane inverse_transform_plane(const Int16Plane& coefficients, TransformVariant variant) {
+Int16Plane inverse_transform_plane(const Int16Plane& coefficients, TransformAlgorithm algorithm) {
     return transform_tiles(coefficients,
-                           [variant](const Block8x8& tile) { return inverse_dct(variant, tile); });
+                           [algorithm](const Block8x8& tile) { return inverse_dct(algorithm, tile); });
 }
 
 }  // namespace reference
