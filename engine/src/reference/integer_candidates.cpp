@@ -52,6 +52,18 @@ void small_diamond(IntegerCandidateTracker& tracker, int max_moves) {
     }
 }
 
+void hexagon_moves(IntegerCandidateTracker& tracker, int max_moves) {
+    for (int moves = 0; moves < max_moves; ++moves) {
+        const MotionVector centre = tracker.best_pel();
+        bool moved = false;
+        for (const MotionVector step : {MotionVector{2, 0}, MotionVector{-2, 0}, MotionVector{1, 2},
+                                        MotionVector{-1, 2}, MotionVector{1, -2}, MotionVector{-1, -2}}) {
+            moved = tracker.consider({centre.x + step.x, centre.y + step.y}) || moved;
+        }
+        if (!moved) break;
+    }
+}
+
 void evaluate_square_neighbours(IntegerCandidateTracker& tracker) {
     const MotionVector centre = tracker.best_pel();
     for (int sy = -1; sy <= 1; ++sy) {

@@ -46,6 +46,10 @@ void evaluate_start(IntegerCandidateTracker& tracker);
 // max_moves moves.
 void small_diamond(IntegerCandidateTracker& tracker, int max_moves);
 
+// SPEC §11 `hex`'s walk from the current best: evaluate (+-2, 0), (+-1, +-2); move to a better one; at
+// most max_moves moves (`hex`, and step 5 of `umh`).
+void hexagon_moves(IntegerCandidateTracker& tracker, int max_moves);
+
 // The 8 neighbours (sx, sy) != (0, 0) of the current best, once (the last step of `hex` and `ehds`).
 void evaluate_square_neighbours(IntegerCandidateTracker& tracker);
 

@@ -8,15 +8,7 @@ BlockResult hexagon_search(const BlockSearch& search) {
     detail::require_square_block(search, "hex");
     detail::IntegerCandidateTracker tracker(search);
     detail::evaluate_start(tracker);
-    for (int moves = 0; moves < search.range; ++moves) {
-        const MotionVector centre = tracker.best_pel();
-        bool moved = false;
-        for (const MotionVector step : {MotionVector{2, 0}, MotionVector{-2, 0}, MotionVector{1, 2},
-                                        MotionVector{-1, 2}, MotionVector{1, -2}, MotionVector{-1, -2}}) {
-            moved = tracker.consider({centre.x + step.x, centre.y + step.y}) || moved;
-        }
-        if (!moved) break;
-    }
+    detail::hexagon_moves(tracker, search.range);
     detail::evaluate_square_neighbours(tracker);
     return tracker.result();
 }

@@ -17,7 +17,8 @@ XME_REFERENCE_SEARCH(umh) {
     detail::require_square_block(search, "umh");
     detail::IntegerCandidateTracker tracker(search);
     detail::evaluate_start(tracker);
-    for (const MotionVector member : surroundings.predictor_set) tracker.consider(round_quarter_to_pel(member));
+    for (const MotionVector member : surroundings.predictor_set)
+        tracker.consider(round_quarter_to_pel(member));
 
     const int range = search.range;
     MotionVector centre = tracker.best_pel();
@@ -39,17 +40,10 @@ XME_REFERENCE_SEARCH(umh) {
     for (int k = 1; k <= range / 4; ++k) {  // the multi-hexagon
         for (const MotionVector h : multi_hexagon) tracker.consider({centre.x + k * h.x, centre.y + k * h.y});
     }
-    for (int moves = 0; moves < range; ++moves) {  // the hexagon walk
-        const MotionVector at = tracker.best_pel();
-        bool moved = false;
-        for (const MotionVector step : {MotionVector{2, 0}, MotionVector{-2, 0}, MotionVector{1, 2},
-                                        MotionVector{-1, 2}, MotionVector{1, -2}, MotionVector{-1, -2}}) {
-            moved = tracker.consider({at.x + step.x, at.y + step.y}) || moved;
-        }
-        if (!moved) break;
-    }
+    detail::hexagon_moves(tracker, range);  // the hexagon walk
     centre = tracker.best_pel();
-    for (const MotionVector step : {MotionVector{1, 0}, MotionVector{-1, 0}, MotionVector{0, 1}, MotionVector{0, -1}})
+    for (const MotionVector step :
+         {MotionVector{1, 0}, MotionVector{-1, 0}, MotionVector{0, 1}, MotionVector{0, -1}})
         tracker.consider({centre.x + step.x, centre.y + step.y});
     return tracker.result();
 }
