@@ -73,8 +73,9 @@ __device__ MotionRecord search_block(const SearchJob& job, int lane, int bx, int
 
 // The refinement is a template argument: a chain without the quarter-pel refinement then has none of
 // its registers or shared scratch (80 registers and 17 KB per CUDA block held hex to 37.5% occupancy).
-template <int B, Refinement R, class W>
+template <int B, Refinement R, SearchMethod S>
 __global__ void __launch_bounds__(32 * kWarps) walk_search_kernel(SearchJob job) {
+    using W = walk::Walk<S>;
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int warp = static_cast<int>(threadIdx.x) / 32;
     if (!job.rate.wavefront_order) {  // then no predictor set either (RateTerm)
@@ -95,26 +96,27 @@ __global__ void __launch_bounds__(32 * kWarps) walk_search_kernel(SearchJob job)
         __syncwarp();
         const Vector p = job.rate.spatial ? spatial_predictor(job.records, job.blocks_x, bx, by)
                                           : temporal_predictor(job.rate, by * job.blocks_x + bx);
-        const PredictorSet set =
-            job.rate.predictor_set ? block_predictor_set(job.records, job.blocks_x, bx, by, job.rate.previous)
-                                   : PredictorSet{};
+        // Only the kernels of a search that reads the set (search_methods.def) carry its code and registers.
+        PredictorSet set{};
+        if constexpr (has(search_needs(S), Need::predictor_set))
+            set = block_predictor_set(job.records, job.blocks_x, bx, by, job.rate.previous);
         const MotionRecord record = search_block<B, R, W>(job, lane, bx, by, p, set);
         if (lane == 0) publish_final(job, bx, by, record);
         __syncwarp();
     }
 }
 
-template <int B, class W>
+template <int B, SearchMethod S>
 cudaError_t launch_sized(const SearchJob& job, Refinement refinement, unsigned grid, cudaStream_t stream) {
     switch (refinement) {
         case Refinement::none:
-            walk_search_kernel<B, Refinement::none, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::none, S><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::half:
-            walk_search_kernel<B, Refinement::half, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::half, S><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
         case Refinement::quarter:
-            walk_search_kernel<B, Refinement::quarter, W><<<grid, 32 * kWarps, 0, stream>>>(job);
+            walk_search_kernel<B, Refinement::quarter, S><<<grid, 32 * kWarps, 0, stream>>>(job);
             break;
     }
     return cudaGetLastError();
@@ -124,7 +126,6 @@ cudaError_t launch_sized(const SearchJob& job, Refinement refinement, unsigned g
 // SearchParams::validate requires).
 template <SearchMethod S>
 cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_t stream) {
-    using W = walk::Walk<S>;
     const int units = job.rate.wavefront_order ? job.blocks_y : job.blocks_x * job.blocks_y;
     const auto grid = static_cast<unsigned>((units + kWarps - 1) / kWarps);
     switch (job.block_size) {
@@ -132,13 +133,13 @@ cudaError_t launch_walk(const SearchJob& job, Refinement refinement, cudaStream_
             if constexpr (min_block_size(S) > 4)
                 return cudaErrorInvalidValue;
             else
-                return launch_sized<4, W>(job, refinement, grid, stream);
+                return launch_sized<4, S>(job, refinement, grid, stream);
         case 8:
-            return launch_sized<8, W>(job, refinement, grid, stream);
+            return launch_sized<8, S>(job, refinement, grid, stream);
         case 16:
-            return launch_sized<16, W>(job, refinement, grid, stream);
+            return launch_sized<16, S>(job, refinement, grid, stream);
         default:
-            return launch_sized<32, W>(job, refinement, grid, stream);
+            return launch_sized<32, S>(job, refinement, grid, stream);
     }
 }
 

@@ -16,10 +16,9 @@ namespace {
 // addresses describe() handed out.
 std::deque<StageDescription>& searches() {
     static std::deque<StageDescription> rows = [] {
-        using enum Need;
         return std::deque<StageDescription>{
 #define XME_SEARCH(identifier, code, name, spec, needs, min_block, summary) \
-    {StageKind::integer_search, code, name, spec, needs, min_block, summary},
+    {StageKind::integer_search, code, name, spec, search_needs(SearchMethod::identifier), min_block, summary},
 #include "xme/search_methods.def"
 #undef XME_SEARCH
         };

@@ -14,25 +14,6 @@
 
 namespace xme {
 
-// What the engine prepares before a stage's blocks run. Backends and the scheduler ask for these
-// (needs_previous_field, needs_wavefront) instead of testing for particular searches or predictors.
-enum class Need : unsigned {
-    none = 0,
-    mean_pyramid = 1U << 0,        // SPEC §11: 2x2 mean levels 1 and 2 of both frames
-    neighbour_vectors = 1U << 1,   // this frame's left, top, top-right final vectors: §8's wavefront order
-    previous_field = 1U << 2,      // the previous pair's field of the same segment (§8's temporal source)
-    half_sample_planes = 1U << 3,  // §10's H.264 half samples of the reference
-    // §8's predictor set (the neighbours' and the previous field's vectors) given to each block's
-    // search; implies neighbour_vectors and previous_field (chain_needs adds them).
-    predictor_set = 1U << 4,
-};
-[[nodiscard]] constexpr Need operator|(Need a, Need b) {
-    return static_cast<Need>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
-}
-[[nodiscard]] constexpr bool has(Need set, Need flag) {
-    return (static_cast<unsigned>(set) & static_cast<unsigned>(flag)) != 0;
-}
-
 enum class StageKind { integer_search, refinement, partitions, compensation, transform };
 
 // One stage of a chain: what users type, what it computes and where SPEC defines it.

@@ -13,6 +13,26 @@ enum class BorderMode {
     restrict,  // candidate block must lie inside the padded frame
 };
 
+// What the engine prepares before a stage's blocks run. Backends and the scheduler ask for these
+// (xme/operations.hpp's needs_previous_field, needs_wavefront) instead of testing for particular
+// searches or predictors.
+enum class Need : unsigned {
+    none = 0,
+    mean_pyramid = 1U << 0,        // SPEC §11: 2x2 mean levels 1 and 2 of both frames
+    neighbour_vectors = 1U << 1,   // this frame's left, top, top-right final vectors: §8's wavefront order
+    previous_field = 1U << 2,      // the previous pair's field of the same segment (§8's temporal source)
+    half_sample_planes = 1U << 3,  // §10's H.264 half samples of the reference
+    // §8's predictor set (the neighbours' and the previous field's vectors) given to each block's
+    // search; implies neighbour_vectors and previous_field (chain_needs adds them).
+    predictor_set = 1U << 4,
+};
+[[nodiscard]] constexpr Need operator|(Need a, Need b) {
+    return static_cast<Need>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+[[nodiscard]] constexpr bool has(Need set, Need flag) {
+    return (static_cast<unsigned>(set) & static_cast<unsigned>(flag)) != 0;
+}
+
 // The integer search (SPEC §3, §8, §11): one enumerator per row of search_methods.def, whose rows also
 // give each its name, SPEC section and needs (xme/operations.hpp).
 enum class SearchMethod {
@@ -32,6 +52,25 @@ enum class SearchMethod {
 #undef XME_SEARCH
     }
     return 4;
+}
+
+// What a search needs prepared (search_methods.def's needs), for code that cannot read the table of
+// operations (device code).
+[[nodiscard]] constexpr Need search_needs(SearchMethod search) {
+    // The .def's needs are Need's enumerators by name (no `using enum`: CUDA compiles C++17).
+    constexpr Need none = Need::none, mean_pyramid = Need::mean_pyramid,
+                   neighbour_vectors = Need::neighbour_vectors, previous_field = Need::previous_field,
+                   half_sample_planes = Need::half_sample_planes, predictor_set = Need::predictor_set;
+    static_cast<void>(neighbour_vectors), static_cast<void>(previous_field),
+        static_cast<void>(half_sample_planes);
+    switch (search) {
+#define XME_SEARCH(identifier, code, name, spec, needs, min_block, summary) \
+    case SearchMethod::identifier:                                          \
+        return needs;
+#include "xme/search_methods.def"
+#undef XME_SEARCH
+    }
+    return none;
 }
 
 // The sub-pel refinement after the integer search.
