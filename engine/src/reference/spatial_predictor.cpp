@@ -19,7 +19,8 @@ struct Neighbours {
     std::optional<MotionVector> a, b, c;
 };
 
-Neighbours neighbours_of(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx, int by) {
+Neighbours neighbours_of(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx,
+                         int by) {
     if (blocks_x < 1 || blocks_y < 1 || bx < 0 || bx >= blocks_x || by < 0 || by >= blocks_y ||
         finals.size() != static_cast<std::size_t>(blocks_x) * static_cast<std::size_t>(blocks_y)) {
         throw Error(ErrorKind::invalid_argument,
@@ -37,14 +38,13 @@ Neighbours neighbours_of(const std::vector<MotionVector>& finals, int blocks_x, 
     return n;
 }
 
-}  // namespace
-
-MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx,
-                               int by) {
-    const auto [a, b, c] = neighbours_of(finals, blocks_x, blocks_y, bx, by);
+// SPEC §8's median of a block's neighbours.
+MotionVector median_of(const Neighbours& neighbours) {
+    const auto& [a, b, c] = neighbours;
     // SPEC §8 (H.264 8.4.1.3.1 with one reference picture): exactly one available neighbour is the
     // predictor; otherwise unavailable neighbours count as (0, 0) in the median.
-    if (static_cast<int>(a.has_value()) + static_cast<int>(b.has_value()) + static_cast<int>(c.has_value()) == 1) {
+    if (static_cast<int>(a.has_value()) + static_cast<int>(b.has_value()) + static_cast<int>(c.has_value()) ==
+        1) {
         return a ? *a : b ? *b : *c;
     }
     const MotionVector va = a.value_or(MotionVector{});
@@ -53,14 +53,21 @@ MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int bloc
     return {median3(va.x, vb.x, vc.x), median3(va.y, vb.y, vc.y)};
 }
 
+}  // namespace
+
+MotionVector spatial_predictor(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y, int bx,
+                               int by) {
+    return median_of(neighbours_of(finals, blocks_x, blocks_y, bx, by));
+}
+
 std::vector<MotionVector> predictor_set(const std::vector<MotionVector>& finals, int blocks_x, int blocks_y,
                                         int bx, int by, const MotionVector* temporal) {
-    const auto [a, b, c] = neighbours_of(finals, blocks_x, blocks_y, bx, by);
+    const Neighbours neighbours = neighbours_of(finals, blocks_x, blocks_y, bx, by);
     std::vector<MotionVector> set;
-    for (const auto& neighbour : {a, b, c}) {
+    for (const auto& neighbour : {neighbours.a, neighbours.b, neighbours.c}) {
         if (neighbour) set.push_back(*neighbour);
     }
-    if (!set.empty()) set.push_back(spatial_predictor(finals, blocks_x, blocks_y, bx, by));
+    if (!set.empty()) set.push_back(median_of(neighbours));
     if (temporal != nullptr) set.push_back(*temporal);
     return set;
 }
