@@ -134,8 +134,7 @@ protected:
                 result.field.blocks[static_cast<std::size_t>(i)] =
                     refine ? refine_full_search_hpel(frames, options_.width, options_.height, i % blocks_x_,
                                                      i / blocks_x_, key)
-                           : BlockMotion{static_cast<std::int16_t>(2 * key_half_x(key)),
-                                         static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
+                           : motion_of_search_key<BlockMotion>(key);
             }
         }
         check_result_guard(keys_.data() + blocks, "the CPU backend's block keys");

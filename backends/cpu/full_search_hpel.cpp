@@ -51,8 +51,7 @@ BlockMotion refine_full_search_hpel(const SearchFrames& frames, int frame_width,
             if (key < best) best = key;
         }
     }
-    return {static_cast<std::int16_t>(2 * key_half_x(best)), static_cast<std::int16_t>(2 * key_half_y(best)),
-            key_cost(best)};
+    return motion_of_search_key<BlockMotion>(best);
 }
 
 }  // namespace xme::cpu

@@ -15,7 +15,6 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -29,6 +28,7 @@
 #include "pinned_planes.hpp"
 #include "qpel_refine.hpp"
 #include "rate_fast.hpp"
+#include "rate_key.cuh"
 #include "xme/accounting.hpp"
 #include "xme/backend.hpp"
 #include "xme/error.hpp"
@@ -36,6 +36,7 @@
 #include "xme/operations.hpp"
 #include "xme/result_guard.hpp"
 #include "xme/search_key.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme::cuda {
 
@@ -147,8 +148,8 @@ public:
             s.stop = make_event(true, site_);
         }
         if (partitions_) {
-            partition_runner_ = std::make_unique<PartitionRunner>(params_, config.variant == Variant::p41_002,
-                                                                  blocks_x_ * blocks_y_, kStages, site_);
+            partition_runner_ = std::make_unique<PartitionRunner>(
+                params_, config.variant == Variant::p41_002, blocks_x_ * blocks_y_, kStages, site_);
         }
         // SPEC §12-§13 after the search, on the device (CudaDevice::supports_compensation says which).
         if (config.options.compensation) {
@@ -168,6 +169,11 @@ public:
         }
     }
 
+    // in_flight_'s way to finish a pair (defined before its uses: its type is deduced).
+    [[nodiscard]] auto finisher() {
+        return [this](std::size_t stage, std::int64_t current_id) { return finish(stage, current_id); };
+    }
+
     void submit(const FramePair& pair) override {
         check_usable();
         check_pair_size(config_.options, pair);
@@ -181,21 +187,17 @@ public:
     }
 
     PairResult receive() override {
-        if (queue_.empty())
-            throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+        in_flight_.require_pending();
         check_usable();
         try {
-            if (!queue_.front().finished) finish(queue_.front());
+            return in_flight_.receive(finisher());
         } catch (...) {
             broken_ = true;
             throw;
         }
-        PairResult result = std::move(queue_.front().result);
-        queue_.pop_front();
-        return result;
     }
 
-    [[nodiscard]] std::size_t pending() const override { return queue_.size(); }
+    [[nodiscard]] std::size_t pending() const override { return in_flight_.pending(); }
 
 private:
     struct Stage {
@@ -211,11 +213,6 @@ private:
         MotionRecord* previous_host = nullptr;
         bool rate_keys_out = false;  // search_with_rate left RateResult::keys, not records
         Event uploaded, computed, done, start, stop;
-    };
-    struct Entry {
-        int stage = 0;
-        bool finished = false;
-        PairResult result;
     };
 
     static std::string frame_size_text(const SessionConfig& c) {
@@ -241,10 +238,7 @@ private:
         CallSite site = site_;
         site.frame = pair.current_id;
         static_cast<void>(select_device(config_.ordinal, site));
-        const int stage_index = next_stage_;
-        for (Entry& e : queue_) {
-            if (e.stage == stage_index && !e.finished) finish(e);  // its buffers are needed now
-        }
+        const int stage_index = static_cast<int>(in_flight_.next_slot(finisher()));
         Stage& s = stages_[static_cast<std::size_t>(stage_index)];
 
         // A frame already resident is never evicted for the other frame of the same pair.
@@ -333,11 +327,7 @@ private:
         if (compensation_) compensation_->enqueue_download(stage_index, download_.get(), site);
         XME_CUDA_CHECK(cudaEventRecord(s.done.get(), download_.get()), site);
 
-        Entry entry;
-        entry.stage = stage_index;
-        entry.result.current_id = pair.current_id;
-        queue_.push_back(std::move(entry));
-        next_stage_ = (next_stage_ + 1) % kStages;
+        in_flight_.submitted(pair.current_id);
     }
 
     void search(const SearchJob& job, std::size_t key_bytes, const CallSite& site) {
@@ -523,68 +513,60 @@ private:
         return job;
     }
 
-    // Waits for the entry's pair and turns its keys into the motion field.
-    void finish(Entry& e) {
+    // Waits for the pair in `stage` and turns its records or keys into its result.
+    PairResult finish(std::size_t stage, std::int64_t current_id) {
         CallSite site = site_;
-        site.frame = e.result.current_id;
+        site.frame = current_id;
         static_cast<void>(select_device(config_.ordinal, site));
-        Stage& s = stages_[static_cast<std::size_t>(e.stage)];
+        Stage& s = stages_[stage];
         XME_CUDA_CHECK(cudaEventSynchronize(s.done.get()), site);
         float milliseconds = 0;
         XME_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.start.get(), s.stop.get()), site);
+        PairResult result;
+        result.field = field_of(static_cast<int>(stage), current_id);
+        result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+        if (compensation_) result.compensation = compensation_->result(static_cast<int>(stage));
+        return result;
+    }
+
+    MotionField field_of(int stage, std::int64_t current_id) {
+        const Stage& s = stages_[static_cast<std::size_t>(stage)];
         MotionField field(config_.options.width, config_.options.height, params_.block_size,
                           cost_kind_of(params_));
+        const auto no_result = [&](std::size_t block) {
+            return Error(ErrorKind::device, config_.device_name + ", frame " + std::to_string(current_id) +
+                                                ": internal error: block " + std::to_string(block) +
+                                                " got no result");
+        };
         if (partitions_) {
-            partition_runner_->fill(e.stage, field, config_.device_name);
-            e.result.field = std::move(field);
-            e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
-            if (compensation_) e.result.compensation = compensation_->result(e.stage);
-            e.finished = true;
-            return;
+            partition_runner_->fill(stage, field, config_.device_name);
+            return field;
         }
         if (rate_ && !s.rate_keys_out) {
             std::memcpy(static_cast<void*>(field.blocks.data()), s.records_host,
                         sizeof(MotionRecord) * field.blocks.size());
             for (std::size_t i = 0; i < field.blocks.size(); ++i) {
-                if (field.blocks[i].candidates == 0) {
-                    throw Error(ErrorKind::device,
-                                config_.device_name + ", frame " + std::to_string(e.result.current_id) +
-                                    ": internal error: block " + std::to_string(i) + " got no result");
-                }
+                if (field.blocks[i].candidates == 0) throw no_result(i);
             }
             check_result_guard(s.records_host + field.blocks.size(),
                                config_.device_name + "'s block records");
-            e.result.field = std::move(field);
-            e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
-            if (compensation_) e.result.compensation = compensation_->result(e.stage);
-            e.finished = true;
-            return;
+            return field;
         }
         const std::uint64_t* keys = s.keys_host;
         for (std::size_t i = 0; i < field.blocks.size(); ++i) {
             const std::uint64_t key = keys[i];
-            if (key == ~std::uint64_t{0}) {
-                throw Error(ErrorKind::device,
-                            config_.device_name + ", frame " + std::to_string(e.result.current_id) +
-                                ": internal error: block " + std::to_string(i) + " got no result");
+            if (key == ~std::uint64_t{0}) throw no_result(i);
+            if (rate_) {  // the fast rate kernel's packed winner (rate_key.cuh)
+                field.blocks[i] = {static_cast<std::int16_t>(4 * fast_rate_key_dx(key, params_.range)),
+                                   static_cast<std::int16_t>(4 * fast_rate_key_dy(key, params_.range)),
+                                   fast_rate_key_cost(key)};
+            } else {
+                field.blocks[i] = motion_of_search_key<BlockMotion>(key);
             }
-            if (rate_) {  // the fast rate kernel's key: J << 32 | tie, (dx, dy) + range in bits 0-17
-                const auto tie = static_cast<std::uint32_t>(key);
-                field.blocks[i] = {
-                    static_cast<std::int16_t>(4 * (static_cast<int>(tie & 511u) - params_.range)),
-                    static_cast<std::int16_t>(4 * (static_cast<int>((tie >> 9) & 511u) - params_.range)),
-                    static_cast<std::uint32_t>(key >> 32)};
-                continue;
-            }
-            field.blocks[i] = {static_cast<std::int16_t>(2 * key_half_x(key)),
-                               static_cast<std::int16_t>(2 * key_half_y(key)), key_cost(key)};
         }
         check_result_guard(keys + field.blocks.size(), config_.device_name + "'s block keys");
         set_full_search_candidates(field, config_.options.width, config_.options.height, params_);
-        e.result.field = std::move(field);
-        e.result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
-        if (compensation_) e.result.compensation = compensation_->result(e.stage);
-        e.finished = true;
+        return field;
     }
 
     SessionConfig config_;
@@ -607,8 +589,7 @@ private:
     Stream upload_, compute_, download_;
     std::array<Stage, kStages> stages_;
     std::optional<DeviceCompensation> compensation_;  // SessionOptions::compensation on the device
-    std::deque<Entry> queue_;
-    int next_stage_ = 0;
+    InFlightPairs in_flight_{kStages};
     bool broken_ = false;
 };
 

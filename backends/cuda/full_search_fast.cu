@@ -228,9 +228,7 @@ __global__ void __launch_bounds__(kThreads, 4) full_search_fast_kernel(SearchJob
             const std::uint32_t j = best[d] >> g.rate.rank_bits;
             const int dy = rate_row_of_rank(static_cast<int>(best[d] & (scale - 1)), p.y);
             const std::uint32_t distance = abs(4 * dx - p.x) + abs(4 * dy - p.y);
-            const std::uint64_t candidate = static_cast<std::uint64_t>(j) << 32 | distance << 18 |
-                                            static_cast<std::uint32_t>(dy + job.range) << 9 |
-                                            static_cast<std::uint32_t>(dx + job.range);
+            const std::uint64_t candidate = pack_fast_rate_key(j, distance, dx, dy, job.range);
             if (candidate < key) key = candidate, cost = j;
             continue;
         }

@@ -19,11 +19,11 @@ constexpr int kThreads = 32 * kWarps;
 enum class Winner { record, rate_key, plain_key };
 
 __device__ __forceinline__ MotionRecord record_of_plain_key(const SearchJob& job, int block) {
-    const std::uint64_t key = job.keys[block];
     const int x = (block % job.blocks_x) * job.block_size;
     const int y = (block / job.blocks_x) * job.block_size;
-    return {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
-            key_cost(key), window_candidates(candidate_window(job, x, y))};
+    MotionRecord record = motion_of_search_key<MotionRecord>(job.keys[block]);
+    record.candidates = window_candidates(candidate_window(job, x, y));
+    return record;
 }
 
 template <Winner W>

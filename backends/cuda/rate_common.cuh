@@ -13,12 +13,10 @@ namespace xme::cuda {
 
 // The temporal predictor, or p = 0 (no predictor, or the first pair of a segment).
 __device__ __forceinline__ Vector temporal_predictor(const RateTerm& rate, int block) {
-    if (rate.temporal_keys != nullptr) {  // record_of_fast_key's vector: (dx, dy) + range in bits 0-17
+    if (rate.temporal_keys != nullptr) {  // the previous pair's fast rate keys (rate_key.cuh)
         const std::uint64_t key = rate.temporal_keys[block];
-        if (key == ~std::uint64_t{0}) return {};
-        const auto tie = static_cast<std::uint32_t>(key);
-        return {4 * (static_cast<int>(tie & 511u) - rate.key_range),
-                4 * (static_cast<int>((tie >> 9) & 511u) - rate.key_range)};
+        if (key == no_fast_rate_key) return {};
+        return {4 * fast_rate_key_dx(key, rate.key_range), 4 * fast_rate_key_dy(key, rate.key_range)};
     }
     if (rate.temporal == nullptr) return {};
     const MotionRecord r = rate.temporal[block];
@@ -129,20 +127,17 @@ __device__ __forceinline__ std::uint32_t window_candidates(const Window& w) {
            static_cast<std::uint32_t>(w.high_y - w.low_y + 1);
 }
 
-// The fast kernel's winner of `block` (its key J << 32 | |mv - p| << 18 | (dy + range) << 9 | (dx + range),
-// full_search_fast.cu) as a record: the vector in quarter units, J and the window's candidate count;
-// {0, 0, 0, 0} where the block got no key. For rate_records_kernel and for the refinements that read the
-// keys themselves (the quarter-pel pass), so that the layout is decoded in one place.
+// The fast kernel's winner of `block` (rate_key.cuh's packed key) as a record: the vector in quarter
+// units, J and the window's candidate count; {0, 0, 0, 0} where the block got no key. For
+// rate_records_kernel and for the refinements that read the keys themselves (the quarter-pel pass).
 __device__ __forceinline__ MotionRecord record_of_fast_key(const SearchJob& job, int block) {
     const std::uint64_t key = job.keys[block];
-    if (key == ~std::uint64_t{0}) return {0, 0, 0, 0};
-    const auto tie = static_cast<std::uint32_t>(key);
-    const int dx = static_cast<int>(tie & 511u) - job.range;
-    const int dy = static_cast<int>((tie >> 9) & 511u) - job.range;
+    if (key == no_fast_rate_key) return {0, 0, 0, 0};
     const int x = (block % job.blocks_x) * job.block_size;
     const int y = (block / job.blocks_x) * job.block_size;
-    return {static_cast<std::int16_t>(4 * dx), static_cast<std::int16_t>(4 * dy),
-            static_cast<std::uint32_t>(key >> 32), window_candidates(candidate_window(job, x, y))};
+    return {static_cast<std::int16_t>(4 * fast_rate_key_dx(key, job.range)),
+            static_cast<std::int16_t>(4 * fast_rate_key_dy(key, job.range)), fast_rate_key_cost(key),
+            window_candidates(candidate_window(job, x, y))};
 }
 
 }  // namespace xme::cuda

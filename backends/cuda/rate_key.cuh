@@ -49,6 +49,26 @@ XME_QPEL_HD RateKey rate_key(std::uint32_t distortion, int lambda, int mvx, int 
             static_cast<std::uint32_t>(qpel::absolute(ex) + qpel::absolute(ey)), mvy, mvx};
 }
 
+// The fast rate kernel's packed winner (full_search_fast.cu): J << 32 | |mv - p| << 18 | (dy + range) << 9 |
+// (dx + range), integer pel, so that a 64-bit min picks SPEC §8's best. Decoded by the host
+// (cuda_session.cpp), by the next pair's temporal predictor and by the refinements that start from it.
+inline constexpr std::uint64_t no_fast_rate_key = ~std::uint64_t{0};  // the block got no candidate
+
+XME_QPEL_HD std::uint64_t pack_fast_rate_key(std::uint32_t cost, std::uint32_t distance, int dx, int dy,
+                                             int range) {
+    return static_cast<std::uint64_t>(cost) << 32 | distance << 18 |
+           static_cast<std::uint32_t>(dy + range) << 9 | static_cast<std::uint32_t>(dx + range);
+}
+XME_QPEL_HD std::uint32_t fast_rate_key_cost(std::uint64_t key) {
+    return static_cast<std::uint32_t>(key >> 32);
+}
+XME_QPEL_HD int fast_rate_key_dx(std::uint64_t key, int range) {
+    return static_cast<int>(static_cast<std::uint32_t>(key) & 511u) - range;
+}
+XME_QPEL_HD int fast_rate_key_dy(std::uint64_t key, int range) {
+    return static_cast<int>((static_cast<std::uint32_t>(key) >> 9) & 511u) - range;
+}
+
 // Column and row ranges of the padded reference that hold SPEC §1's replicated samples (the padding
 // kernel fills whole rows of `pitch` bytes).
 struct Stored {

@@ -35,7 +35,8 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
     : context_holder_(std::move(context_holder)),
       context_(*context_holder_),
       options_(options),
-      variant_(variant) {
+      variant_(variant),
+      in_flight_(ring_size) {
     Context& context = context_;
     const auto& limits = context.limits();
     const auto max_side = static_cast<int>(limits.maxImageDimension2D);
@@ -104,7 +105,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
         queries_ = {&context.api(), context.device(), pool};
     }
     for (std::size_t i = 0; i < ring_size; ++i) {
-        ring_.push_back(
+        submissions_.push_back(
             {CommandBuffer(context),
              // The frames, then (temporal predictor) the previous pair's vectors when the host gives them.
              Buffer(context, 2 * frame_bytes_ + (temporal_ ? result_bytes_ : 0), staging_usage,
@@ -112,14 +113,13 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
              // The results and guard, then (rate_search.comp's chains) the candidate counts.
              Buffer(context, guarded_bytes + (block_search_ ? blocks * 4 : 0),
                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback, "the result readback buffer"),
-             0,
              {}});
     }
     context.check_validation("while opening a " + variant + " session on " + context.name());
 }
 
 VulkanSession::~VulkanSession() {
-    for (auto& submission : ring_) {
+    for (auto& submission : submissions_) {
         try {
             submission.commands.wait("a pair still in flight");
         } catch (const Error&) {
@@ -132,8 +132,7 @@ VulkanSession::~VulkanSession() {
 void VulkanSession::submit(const FramePair& pair) {
     check_pair_size(options_, pair);
     if (temporal_ && !pair.segment_start) check_previous(pair);
-    if (in_flight_.size() == ring_.size()) finish_oldest();
-    const std::size_t index = next_;
+    const std::size_t index = in_flight_.next_slot(finisher());
     const ResidentFrameSlots::PairSlots placed = frame_ids_.place(pair.reference_id, pair.current_id);
     FrameSlots slots;
     slots.reference = placed.reference;
@@ -143,21 +142,19 @@ void VulkanSession::submit(const FramePair& pair) {
     try {
         plan_->set_segment_start(pair.segment_start);
         record(index, pair, slots);
-        ring_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
+        submissions_[index].commands.submit("frame pair " + std::to_string(pair.current_id));
     } catch (...) {
         frame_ids_.forget();  // uploads recorded for a submission that never ran
         throw;
     }
     computed_any_ = true;
-    ring_[index].current_id = pair.current_id;
-    ring_[index].submitted_at = std::chrono::steady_clock::now();
-    in_flight_.push_back(index);
-    next_ = (next_ + 1) % ring_.size();
+    submissions_[index].submitted_at = std::chrono::steady_clock::now();
+    in_flight_.submitted(pair.current_id);
 }
 
 void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots slots) {
     const Api& api = context_.api();
-    Submission& submission = ring_[index];
+    Submission& submission = submissions_[index];
     const VkCommandBuffer commands = submission.commands.get();
     const std::string what = "frame pair " + std::to_string(pair.current_id);
     submission.commands.begin(what);
@@ -237,15 +234,12 @@ void VulkanSession::record(std::size_t index, const FramePair& pair, FrameSlots 
     submission.commands.end(what);
 }
 
-void VulkanSession::finish_oldest() {
-    const std::size_t index = in_flight_.front();
-    Submission& submission = ring_[index];
-    const std::string what = "frame pair " + std::to_string(submission.current_id);
+PairResult VulkanSession::finish(std::size_t index, std::int64_t current_id) {
+    Submission& submission = submissions_[index];
+    const std::string what = "frame pair " + std::to_string(current_id);
     submission.commands.wait(what);
-    in_flight_.pop_front();
 
     PairResult result;
-    result.current_id = submission.current_id;
     if (queries_.get() != VK_NULL_HANDLE) {
         std::vector<std::uint64_t> ticks(queries_per_submission_);
         check(context_.api().vkGetQueryPoolResults(
@@ -293,19 +287,10 @@ void VulkanSession::finish_oldest() {
     plan_->fill(index, result.field);
     if (compensation_) result.compensation = compensation_->result(index);
     context_.check_validation("while computing " + what);
-    finished_.push_back(std::move(result));
-}
-
-PairResult VulkanSession::receive() {
-    if (finished_.empty()) {
-        if (in_flight_.empty())
-            throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
-        finish_oldest();
-    }
-    PairResult result = std::move(finished_.front());
-    finished_.pop_front();
     return result;
 }
+
+PairResult VulkanSession::receive() { return in_flight_.receive(finisher()); }
 
 std::vector<std::string> VulkanSession::pass_names() const {
     std::vector<std::string> names = plan_->pass_names();

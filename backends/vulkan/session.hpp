@@ -27,15 +27,15 @@ public:
 
     void submit(const FramePair& pair) override;
     [[nodiscard]] PairResult receive() override;
-    [[nodiscard]] std::size_t pending() const override { return in_flight_.size() + finished_.size(); }
+    [[nodiscard]] std::size_t pending() const override { return in_flight_.pending(); }
 
 private:
-    // One pair's worth of host-side state; the ring holds a few, so that uploads overlap the device.
+    // One pair's worth of host-side state; a few are used in turn (in_flight_'s slots), so that uploads
+    // overlap the device.
     struct Submission {
         CommandBuffer commands;
         Buffer staging;   // the frames this pair uploads
         Buffer readback;  // its results
-        std::int64_t current_id = 0;
         std::chrono::steady_clock::time_point submitted_at;
     };
     void record(std::size_t index, const FramePair& pair, FrameSlots slots);
@@ -46,7 +46,11 @@ private:
     // SPEC §9: the partition search's tables cover the predictors of its own results' window only.
     void check_partition_predictors(const MotionField& previous) const;
     void record_previous_vectors(VkCommandBuffer commands, Submission& submission, const FramePair& pair);
-    void finish_oldest();
+    // Waits for the pair in submissions_[index] and reads its result.
+    [[nodiscard]] PairResult finish(std::size_t index, std::int64_t current_id);
+    [[nodiscard]] auto finisher() {
+        return [this](std::size_t index, std::int64_t current_id) { return finish(index, current_id); };
+    }
     void log_pass_times() const;
     [[nodiscard]] std::vector<std::string> pass_names() const;
 
@@ -68,13 +72,11 @@ private:
     Buffer previous_;    // temporal_: the previous pair's results, 8 bytes per block
     std::unique_ptr<SearchPlan> plan_;
     std::unique_ptr<DeviceCompensation> compensation_;      // SessionOptions::compensation, when asked
-    Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before ring_: outlives the commands using it
+    Owned<VkQueryPool, &Api::vkDestroyQueryPool> queries_;  // before submissions_: outlives their commands
     std::uint32_t queries_per_submission_ = 0;
-    std::vector<Submission> ring_;
-    std::size_t next_ = 0;               // the ring entry the next submit uses
-    std::deque<std::size_t> in_flight_;  // ring entries submitted, oldest first
-    std::deque<PairResult> finished_;    // results collected early, to make room in the ring
-    std::vector<double> pass_seconds_;   // totals per pass (upload first), for XME_VULKAN_LOG
+    std::vector<Submission> submissions_;
+    InFlightPairs in_flight_;
+    std::vector<double> pass_seconds_;  // totals per pass (upload first), for XME_VULKAN_LOG
     std::size_t pairs_done_ = 0;
 };
 

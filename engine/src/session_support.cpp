@@ -5,6 +5,11 @@
 
 namespace xme {
 
+void InFlightPairs::require_pending() const {
+    if (entries_.empty())
+        throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+}
+
 ResidentFrameSlots::PairSlots ResidentFrameSlots::place(std::int64_t reference_id, std::int64_t current_id) {
     PairSlots slots;
     // Both looked up before either claims, so that neither gives up the other's slot.

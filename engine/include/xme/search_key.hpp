@@ -32,4 +32,12 @@ inline constexpr int key_cost_shift = 42;  // leaves 22 bits: cost4 of a 32x32 b
     return static_cast<int>((key >> 14) & 0x3FFF) - key_coordinate_offset;
 }
 
+// A key's vector (quarter pel) and cost as a BlockMotion (or a backend's record of the same first three
+// members), so that every backend reads its keys the same way.
+template <class Motion>
+[[nodiscard]] constexpr Motion motion_of_search_key(std::uint64_t key) {
+    return {static_cast<std::int16_t>(2 * key_half_x(key)), static_cast<std::int16_t>(2 * key_half_y(key)),
+            key_cost(key)};
+}
+
 }  // namespace xme

@@ -1,9 +1,12 @@
 // What every backend's session does alike, whatever its device (docs/engine.md, "Sessions"): which
-// slot holds which resident frame, the frame-size check, and which previous field a pair reads.
+// slot holds which resident frame, the pairs in flight, the frame-size check, and which previous field
+// a pair reads. Keys are decoded by xme/search_key.hpp's motion_of_search_key.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,61 @@ private:
     };
     std::vector<Slot> slots_;
     std::uint64_t clock_ = 0;
+};
+
+// The pairs an asynchronous session (CUDA, Vulkan) has submitted and not yet handed back, oldest
+// first, over a fixed number of buffer sets ("slots") reused in turn: a pair's slot is busy until its
+// result has been read out of it. `finish(slot, current_id)` is the backend's: it waits for the pair in
+// `slot` and returns its result. (Sessions that compute in submit() are SynchronousSession.)
+class InFlightPairs {
+public:
+    explicit InFlightPairs(std::size_t slots) : slots_(slots) {}
+
+    // The slot the next pair uses; a pair still in it is finished first (its buffers are needed now)
+    // and its result kept for receive().
+    template <class Finish>
+    [[nodiscard]] std::size_t next_slot(Finish&& finish) {
+        for (Entry& entry : entries_) {
+            if (entry.slot == next_ && !entry.result) finish_entry(entry, finish);
+        }
+        return next_;
+    }
+    // The pair `current_id` now runs in next_slot()'s slot; the next pair takes the slot after it.
+    void submitted(std::int64_t current_id) {
+        entries_.push_back({next_, current_id, std::nullopt});
+        next_ = (next_ + 1) % slots_;
+    }
+    // Throws Error(invalid_argument) when no pair is pending (receive() without submit()).
+    void require_pending() const;
+    // The oldest pair's result, finished first where it is not yet (require_pending() first).
+    template <class Finish>
+    [[nodiscard]] PairResult receive(Finish&& finish) {
+        require_pending();
+        Entry& oldest = entries_.front();
+        if (!oldest.result) finish_entry(oldest, finish);
+        PairResult result = std::move(*oldest.result);
+        entries_.pop_front();
+        return result;
+    }
+    [[nodiscard]] std::size_t pending() const { return entries_.size(); }
+    [[nodiscard]] std::size_t slots() const { return slots_; }
+
+private:
+    struct Entry {
+        std::size_t slot = 0;
+        std::int64_t current_id = 0;
+        std::optional<PairResult> result;
+    };
+    template <class Finish>
+    static void finish_entry(Entry& entry, Finish& finish) {
+        PairResult result = finish(entry.slot, entry.current_id);
+        result.current_id = entry.current_id;
+        entry.result = std::move(result);
+    }
+
+    std::size_t slots_;
+    std::size_t next_ = 0;
+    std::deque<Entry> entries_;
 };
 
 // Throws Error(invalid_argument) when a frame of `pair` is not the size the session was opened for.
