@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "xme/backend.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/error.hpp"
 #include "xme/operations.hpp"
@@ -173,5 +174,52 @@ TEST_SUITE("operations") {
         pair.previous.reset();
         CHECK_THROWS_WITH_AS(static_cast<void>(xme::previous_field_of(pair, temporal, nullptr, "cpu")),
                              doctest::Contains("computed none"), xme::Error);
+    }
+
+    TEST_CASE("pairs in flight come back in order, each slot's pair finished before the slot is reused") {
+        xme::InFlightPairs in_flight(3);
+        std::vector<std::int64_t> finished;   // current ids, in the order finish() ran
+        std::vector<std::size_t> busy(3, 0);  // per slot: the pair using it, 0 when free
+        const auto finish = [&](std::size_t slot, std::int64_t current_id) {
+            CHECK(busy[slot] == static_cast<std::size_t>(current_id));
+            busy[slot] = 0;
+            finished.push_back(current_id);
+            xme::PairResult result;
+            result.device_seconds = static_cast<double>(current_id);
+            return result;
+        };
+        CHECK_THROWS_WITH_AS(static_cast<void>(in_flight.receive(finish)), doctest::Contains("no frame pair"),
+                             xme::Error);
+        std::vector<std::int64_t> received;
+        for (std::int64_t id = 1; id <= 10; ++id) {
+            const std::size_t slot = in_flight.next_slot(finish);
+            CHECK(busy[slot] == 0);  // its previous pair was finished first
+            busy[slot] = static_cast<std::size_t>(id);
+            in_flight.submitted(id);
+            CHECK(in_flight.pending() <= 10);
+            if (id % 4 == 0) received.push_back(in_flight.receive(finish).current_id);
+        }
+        while (in_flight.pending() > 0) {
+            const xme::PairResult result = in_flight.receive(finish);
+            CHECK(result.device_seconds == static_cast<double>(result.current_id));
+            received.push_back(result.current_id);
+        }
+        CHECK(received == std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+        CHECK(finished == received);  // each finished once, oldest first
+    }
+
+    TEST_CASE("a variant's former name still selects it; an unknown one is refused naming the allowed") {
+        xme::DeviceInfo device;
+        device.name = "gpu:0";
+        device.variants = {"fast", "p41-positions"};
+        device.former_variant_names = {{"p41-002", "p41-positions"}};
+        xme::SessionOptions options =
+            options_for(SearchMethod::full, xme::Subpel::none, xme::Predictor::none);
+        CHECK(xme::checked_variant(device, options) == "fast");
+        options.variant = "p41-002";
+        CHECK(xme::checked_variant(device, options) == "p41-positions");
+        options.variant = "p41-003";
+        CHECK_THROWS_WITH_AS(static_cast<void>(xme::checked_variant(device, options)),
+                             doctest::Contains("use one of fast, p41-positions"), xme::Error);
     }
 }

@@ -31,7 +31,7 @@ constexpr int kOldestSupported = 75;  // compute capability 7.5 (GeForce GTX 16x
 const std::vector<std::string>& variant_names() {
     // The first is the default. Half-pel refinement is bit-exact in all of them (fast-texture included:
     // see hpel_texture.cu), so every one is checked with tolerance 0.
-    // p41-002 runs SPEC §9's partitions alone (partition_runner.hpp).
+    // p41-positions runs SPEC §9's partitions alone (partition_runner.hpp).
     static const std::vector<std::string> names{"fast",   "fast-texture", "global",
                                                 "shared", "candidate",    kPositionsVariant};
     return names;
@@ -85,6 +85,7 @@ DeviceInfo describe_device(int ordinal) {
                        gib(prop.totalGlobalMem) + ", compute capability " + std::to_string(prop.major) + "." +
                        std::to_string(prop.minor);
     info.variants = variant_names();
+    info.former_variant_names = {{"p41-002", kPositionsVariant}};  // named after its design document
     info.preference = 100 + prop.multiProcessorCount;  // any GPU before the CPU (10); the larger GPU first
     if (capability < kOldestSupported) {
         info.available = false;
@@ -123,7 +124,7 @@ public:
 
     [[nodiscard]] Support supports(const SessionOptions& options) const override {
         const SearchParams& p = options.params;
-        const std::string variant = options.variant.empty() ? info_.variants.front() : options.variant;
+        const std::string variant = variant_named(info_, options);
         if (p.partitions == Partitions::all || variant == kPositionsVariant)
             return partition_support(info_, variant, options);
         // A fast search runs only through its row of the table of search kernels (search_kernels.cpp).

@@ -79,7 +79,7 @@ xme::SessionOptions options_for(int width, int height, int block, int range, Bor
 
 int failures = 0;
 
-// Whether the options' variant runs them; a variant that does not (p41-002 runs only SPEC §9's partitions)
+// Whether the options' variant runs them; a variant that does not (p41-positions runs only SPEC §9's partitions)
 // is skipped, with its reason.
 bool runs(const xme::Device& device, const xme::SessionOptions& options) {
     const xme::Support support = device.supports(options);

@@ -45,7 +45,7 @@ Variant parse_variant(const std::string& name) {
     if (name == "global") return Variant::global;
     if (name == "shared") return Variant::shared;
     if (name == "candidate") return Variant::candidate;
-    if (name == kPositionsVariant) return Variant::p41_002;
+    if (name == kPositionsVariant) return Variant::p41_positions;
     return Variant::fast;
 }
 
@@ -59,7 +59,7 @@ namespace {
 constexpr int kStages = 3;  // pairs in flight
 
 bool uses_expanded(Variant v) {
-    return v == Variant::fast || v == Variant::fast_texture || v == Variant::p41_002;
+    return v == Variant::fast || v == Variant::fast_texture || v == Variant::p41_positions;
 }
 
 // Records are downloaded straight into MotionField::blocks.
@@ -149,7 +149,7 @@ public:
         }
         if (partitions_) {
             partition_runner_ = std::make_unique<PartitionRunner>(
-                params_, config.variant == Variant::p41_002, blocks_x_ * blocks_y_, kStages, site_);
+                params_, config.variant == Variant::p41_positions, blocks_x_ * blocks_y_, kStages, site_);
         }
         // SPEC §12-§13 after the search, on the device (CudaDevice::supports_compensation says which).
         if (config.options.compensation) {
@@ -346,7 +346,7 @@ private:
                 break;
             case Variant::fast:
             case Variant::fast_texture:
-            case Variant::p41_002:  // runs partitions only (partition_support): never here
+            case Variant::p41_positions:  // runs partitions only (partition_support): never here
                 XME_CUDA_CHECK(cudaMemsetAsync(job.keys, 0xFF, key_bytes, compute_.get()), site);
                 check_launch(launch_full_search_fast(job, compute_.get()), "full_search_fast_kernel<<<>>>",
                              site);

@@ -9,9 +9,9 @@
 
 namespace xme::cuda {
 
-// The implementation strategies a CUDA device offers; the names are DeviceInfo::variants. p41_002
-// ("p41-002") runs SPEC §9's partitions alone, in 002's design (partition_search.cuh).
-enum class Variant { fast, fast_texture, global, shared, candidate, p41_002 };
+// The implementation strategies a CUDA device offers; the names are DeviceInfo::variants. p41_positions
+// ("p41-positions") runs SPEC §9's partitions alone, one search position per thread (partition_search.cuh).
+enum class Variant { fast, fast_texture, global, shared, candidate, p41_positions };
 
 [[nodiscard]] Variant parse_variant(const std::string& name);
 

@@ -238,7 +238,7 @@ void describe(const Case& c, const p41::PartitionRecord& got) {
         "%s%s frame %dx%d range %d %s lambda %d p (%d,%d) macroblock %d: modes %08x J %llu, reference mode "
         "%d J "
         "%llu\n",
-        c.design == Design::fast ? "fast" : "p41-002", c.quarter ? " +qpel" : "", c.job.layout.width,
+        c.design == Design::fast ? "fast" : "p41-positions", c.quarter ? " +qpel" : "", c.job.layout.width,
         c.job.layout.height, c.job.range, c.job.restrict_border ? "restrict" : "pad", c.lambda, px, py, c.mb,
         got.modes, static_cast<unsigned long long>(got.cost), static_cast<int>(want.decision.mode),
         static_cast<unsigned long long>(want.decision.cost));

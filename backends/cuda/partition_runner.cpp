@@ -17,9 +17,10 @@ Support partition_support(const DeviceInfo& device, const std::string& variant,
     const SearchParams& p = options.params;
     const std::string name = device.name + " variant " + variant;
     if (p.partitions != Partitions::all) {
-        return Support::no(name +
-                           " is SPEC §9's partition search in 002's design and runs only the 41 partitions "
-                           "(--algo fs+p41 or fs+p41+qpel): use variant fast for every other chain");
+        return Support::no(
+            name +
+            " is SPEC §9's partition search, one search position per thread, and runs only the 41 partitions "
+            "(--algo fs+p41 or fs+p41+qpel): use variant fast for every other chain");
     }
     if (variant != "fast" && variant != kPositionsVariant) {
         return Support::no(name +
@@ -161,7 +162,8 @@ void PartitionRunner::launch(const SearchJob& job, const FramePair& pair, int st
         return;
     }
     if (positions_design_) {
-        check(launch_partitions_002(job, tables, records, stream), "partitions_002_kernel<<<>>>", site);
+        check(launch_partitions_positions(job, tables, records, stream), "partitions_positions_kernel<<<>>>",
+              site);
     } else {
         check(launch_partitions_fast(job, tables, records, stream), "partitions_fast_kernel<<<>>>", site);
     }

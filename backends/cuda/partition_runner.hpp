@@ -14,10 +14,10 @@
 
 namespace xme::cuda {
 
-inline constexpr const char* kPositionsVariant = "p41-002";
+inline constexpr const char* kPositionsVariant = "p41-positions";
 
 // Whether `variant` of this device runs `options` when they ask for the 41 partitions, or when the variant
-// is p41-002 (which runs nothing else), with the reason when not. Called only in those two cases.
+// is p41-positions (which runs nothing else), with the reason when not. Called only in those two cases.
 [[nodiscard]] Support partition_support(const DeviceInfo& device, const std::string& variant,
                                         const SessionOptions& options);
 

@@ -1,7 +1,7 @@
 // SPEC §9's kernels (the per-thread work is in partition_search.cuh): one CUDA block per macroblock.
 //
 // fast: each thread's 41 least keys are reduced by a warp min per partition (one redux.sync on sm_80+),
-// which lane 0 of its one warp stores (with more warps, a shared atomicMin per warp); 002: 002's binary
+// which lane 0 of its one warp stores (with more warps, a shared atomicMin per warp); positions: a binary
 // reduction over the threads in shared memory. Then the threads decode the 41 partitions (a partition
 // each, 2 passes for one warp) and thread 0 takes the mode decision. With +qpel a second
 // kernel refines the 41 partitions (4 warps per macroblock, partition_qpel.cuh) and decides again.
@@ -88,7 +88,7 @@ __device__ __forceinline__ void fast_bests(const SearchJob& job, const p41::Tabl
     __syncthreads();
 }
 
-// The same in 002's design: its binary reduction over the threads in shared memory.
+// The same in the positions design: a binary reduction over the threads in shared memory.
 template <bool kCentred>
 __device__ __forceinline__ void positions_bests(const SearchJob& job, const p41::Tables& t, int mb,
                                                 std::uint32_t* bests) {
@@ -111,7 +111,7 @@ __device__ __forceinline__ void positions_bests(const SearchJob& job, const p41:
     __syncthreads();
 }
 
-// kThreads: the CUDA block's (002's design: kPositionsThreads).
+// kThreads: the CUDA block's (positions design: kPositionsThreads).
 template <bool kCentred, bool kPositions, int kThreads>
 __device__ __forceinline__ void search_macroblock(const SearchJob& job, const p41::Tables& t, int mb,
                                                   p41::PartitionRecord* records) {
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(kFastThreads, fast_blocks_per_sm(kCentred))
 
 template <bool kCentred>
 __global__ void __launch_bounds__(kPositionsThreads)
-    partitions_002_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
+    partitions_positions_kernel(SearchJob job, p41::Tables t, p41::PartitionRecord* records) {
     search_macroblock<kCentred, true, kPositionsThreads>(job, t, static_cast<int>(blockIdx.x), records);
 }
 
@@ -241,14 +241,14 @@ cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tabl
     return cudaGetLastError();
 }
 
-cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
+cudaError_t launch_partitions_positions(const SearchJob& job, const p41::Tables& tables,
                                   p41::PartitionRecord* records, cudaStream_t stream) {
     if (!usable(job)) return cudaErrorInvalidValue;
     const auto grid = static_cast<unsigned>(job.blocks_x * job.blocks_y);
     if (tables.centred) {
-        partitions_002_kernel<true><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
+        partitions_positions_kernel<true><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
     } else {
-        partitions_002_kernel<false><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
+        partitions_positions_kernel<false><<<grid, kPositionsThreads, 0, stream>>>(job, tables, records);
     }
     return cudaGetLastError();
 }

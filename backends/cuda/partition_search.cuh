@@ -11,7 +11,7 @@
 //   upper 8 rows are in, the 18 partitions inside them take their keys and mins, then the lower 18 and
 //   the 5 across both: per candidate 41 partition SADs (25 adds over the 16 cells), 41 keys (one
 //   multiply-add each) and 41 mins, all in registers, with 8 cells live a candidate instead of 16.
-// - positions_thread_bests (variant p41-002, 002's design): one search position at a time, its sixteen
+// - positions_thread_bests (variant p41-positions): one search position at a time, its sixteen
 //   4x4 SADs from its own loads of both blocks, the 41 costs and minima the same way.
 // Both leave the thread's 41 least keys; the kernels reduce them over the CUDA block with 32-bit mins
 // (any order: the keys are totally ordered by SPEC §8), then partition_decide.cuh decodes and decides.
@@ -287,7 +287,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
     }
 }
 
-// Variant p41-002: thread `thread` of `threads` takes positions thread, thread + threads, ... of the
+// Variant p41-positions: thread `thread` of `threads` takes positions thread, thread + threads, ... of the
 // window (raster order), each on its own: 64 current and 64 reference word loads, 64 vabsdiff4.
 template <bool kCentred = false>
 XME_P41_HD void positions_thread_bests(const SearchJob& job, const Tables& t, int mb, int thread, int threads,

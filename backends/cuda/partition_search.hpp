@@ -14,11 +14,11 @@ namespace xme::cuda {
 // expanded reference).
 cudaError_t launch_partitions_fast(const SearchJob& job, const p41::Tables& tables,
                                    p41::PartitionRecord* records, cudaStream_t stream);
-cudaError_t launch_partitions_002(const SearchJob& job, const p41::Tables& tables,
+cudaError_t launch_partitions_positions(const SearchJob& job, const p41::Tables& tables,
                                   p41::PartitionRecord* records, cudaStream_t stream);
 
 // With the spatial predictor (tables.spatial = records, whose neighbours' 16x16 vectors give each p): one
-// CUDA block per row of macroblocks in a wavefront, each macroblock searched (fast or 002's design),
+// CUDA block per row of macroblocks in a wavefront, each macroblock searched (fast or positions design),
 // refined when quarter_pel and decided before the next row reads it. rows_done: blocks_y + 1 zeroed ints.
 cudaError_t launch_partitions_spatial(const SearchJob& job, const p41::Tables& tables, int lambda,
                                       bool quarter_pel, bool positions_design, p41::PartitionRecord* records,

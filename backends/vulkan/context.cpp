@@ -23,11 +23,11 @@ bool has_extension(const Api& api, VkPhysicalDevice physical, const char* name) 
     return false;
 }
 
-std::string cache_key(const ShaderBinary& shader, const std::vector<SpecConstant>& constants) {
-    std::string key(shader.name);
+std::string pipeline_cache_name(const ShaderBinary& shader, const std::vector<SpecConstant>& constants) {
+    std::string name(shader.name);
     for (const auto& constant : constants)
-        key += " " + std::string(constant.name) + "=" + std::to_string(constant.value);
-    return key;
+        name += " " + std::string(constant.name) + "=" + std::to_string(constant.value);
+    return name;
 }
 
 }  // namespace
@@ -202,12 +202,12 @@ std::uint32_t Context::memory_type(std::uint32_t allowed_types, MemoryUse use,
 const Pipeline& Context::pipeline(const ShaderBinary& shader, const std::vector<SpecConstant>& constants,
                                   const PushConstantLayout& push_constants) {
     const std::lock_guard lock(pipelines_mutex_);
-    auto& slot = pipelines_[cache_key(shader, constants)];
+    auto& slot = pipelines_[pipeline_cache_name(shader, constants)];
     if (!slot) {
         slot = std::make_unique<Pipeline>(*this, shader, constants, push_constants);
         if (logging_) {
             std::fprintf(stderr, "xme vulkan: %s: compiled %s%s\n", name_.c_str(),
-                         cache_key(shader, constants).c_str(),
+                         pipeline_cache_name(shader, constants).c_str(),
                          pipeline_statistics_ ? slot->statistics().c_str() : "");
         }
     }

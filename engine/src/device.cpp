@@ -139,6 +139,14 @@ void require_supported(const Support& support) {
     if (!support.supported) throw Error(ErrorKind::unsupported, support.reason);
 }
 
+std::string variant_named(const DeviceInfo& device, const SessionOptions& options) {
+    if (options.variant.empty()) return device.variants.empty() ? std::string{} : device.variants.front();
+    for (const auto& [former, variant] : device.former_variant_names) {
+        if (options.variant == former) return variant;
+    }
+    return options.variant;
+}
+
 std::string checked_variant(const DeviceInfo& device, const SessionOptions& options) {
     options.params.validate();
     if (options.width < 1 || options.height < 1 || options.width > max_frame_dimension ||
@@ -148,10 +156,10 @@ std::string checked_variant(const DeviceInfo& device, const SessionOptions& opti
                                                 " is not supported: width and height must be 1.." +
                                                 std::to_string(max_frame_dimension));
     }
-    if (options.variant.empty()) return device.variants.empty() ? std::string{} : device.variants.front();
-    if (std::find(device.variants.begin(), device.variants.end(), options.variant) != device.variants.end()) {
-        return options.variant;
-    }
+    const std::string variant = variant_named(device, options);
+    if (std::find(device.variants.begin(), device.variants.end(), variant) != device.variants.end())
+        return variant;
+    if (variant.empty()) return variant;
     std::string allowed;
     for (const auto& v : device.variants) allowed += (allowed.empty() ? "" : ", ") + v;
     throw Error(ErrorKind::invalid_argument,

@@ -71,5 +71,7 @@ void check_forward_inputs(std::span<const Block8x8> blocks);
 // Checks options shared by every backend: parameters, frame size, variant name. Returns the
 // variant to use (the default when options.variant is empty).
 [[nodiscard]] std::string checked_variant(const DeviceInfo& device, const SessionOptions& options);
+// The variant `options` names on `device` (a former name resolved; empty: the default), unchecked.
+[[nodiscard]] std::string variant_named(const DeviceInfo& device, const SessionOptions& options);
 
 }  // namespace xme

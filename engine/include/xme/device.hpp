@@ -25,6 +25,8 @@ struct DeviceInfo {
     bool available = true;
     std::string unavailable_reason;  // when not available: why, and what to do about it
     std::vector<std::string> variants;  // implementation strategies; the first is the default
+    // Names variants had before, still accepted for users' scripts: (former name, variant).
+    std::vector<std::pair<std::string, std::string>> former_variant_names;
     int preference = 0;  // "best available" opens the available device with the highest value
     // It computes on the host's CPU cores (the CPU backend, the reference, a CPU-type Vulkan device
     // such as lavapipe): two such devices in one split job compete for the same cores.
