@@ -10,7 +10,7 @@
 #                                                   cuda and vulkan, memcheck on umh, xme compare of
 #                                                   umh on cpu, cuda:0 and vulkan:0 with each predictor
 #   tools/device/search_table_check.sh conformance  every conformance row on cuda and vulkan, and
-#                                                   the compares of `correctness`
+#                                                   the memcheck and compares of `correctness`
 #   tools/device/search_table_check.sh performance  xme bench of every search, HEAD and the base
 #                                                   build alternated, cuda:0 and vulkan:0
 set -uo pipefail
@@ -47,6 +47,8 @@ if [ "$mode" = correctness ]; then
                 XME_TEST_OPERATION="$search" "$tests" --test-suite=conformance -tc="operations*,real frames*"
         done
     done
+fi
+if [ "$mode" != performance ]; then
     step memcheck_umh 300 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
         XME_TEST_VARIANTS=fast XME_TEST_OPERATION=umh "$tests" --test-suite=conformance -tc="operations*"
 fi
