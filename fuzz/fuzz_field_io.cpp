@@ -145,6 +145,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             npy_refused = true;
         }
     }
+    // Written beside their paths until finished (xme/staged_file.hpp).
+    csv->finish(-1);
+    npy->finish(-1);
     if (read_csv(directory + "/field.csv") != expected)
         xme::fuzz::finding("the CSV rows differ from those written");
     if (read_npy(directory + "/field.NPY") != expected_npy)

@@ -6,7 +6,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -101,6 +104,21 @@ struct PairInput {
 // Throws Error(invalid_argument) for an array plane_input refuses, or planes of two sizes.
 [[nodiscard]] PairInput pair_input(const py::handle& reference, const py::handle& current,
                                    const SessionOptions& job_session);
+
+// How often a call waiting for C++ work takes the GIL to let Python run its signal handlers.
+inline constexpr std::chrono::milliseconds signal_check_period{50};
+
+// Runs `work` on a thread of its own while this thread waits, the GIL released, taking it every
+// signal_check_period to check for signals (Python runs its handlers only in the main thread, and
+// only when C++ code returns to it or calls PyErr_CheckSignals). A signal whose handler raises
+// (Ctrl-C: KeyboardInterrupt) is raised at once: `stop` is then set, for work that can stop between
+// its steps (devices, pairs), and the work is left to end on its thread; `keep`, what it reads (the
+// arrays, the devices), stays alive until it has, and is released with the GIL at the next call or
+// at the interpreter's exit, which waits for such work. The work's own exception is rethrown here.
+void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep);
+// Waits for work left by interrupted calls and releases what it kept: at the interpreter's exit,
+// before the devices close.
+void finish_interrupted_work();
 
 void bind_field(py::module_& module);
 void bind_compare(py::module_& module);

@@ -67,28 +67,37 @@ py::dict compare(const py::handle& reference_array, const py::handle& current_ar
             throw Error(ErrorKind::invalid_argument, "device " + names[i] + " is listed twice");
     }
     const JobKeywords job = parse_keywords(options, false);
-    const PairInput pair = pair_input(reference_array, current_array, job.session);
-    const PlaneView& reference = pair.reference.view;
-    const PlaneView& current = pair.current.view;
-    const SessionOptions& session = pair.session;
-
-    std::vector<DeviceRun> runs(names.size());
-    {
-        const py::gil_scoped_release release;
-        // Every device says whether it can run the chain before any of them works.
-        std::vector<std::shared_ptr<CachedDevice>> devices;
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            devices.push_back(cached_device(names[i]));
-            const std::lock_guard lock(devices.back()->busy);
-            runs[i].name = devices.back()->device->info().name;
-            runs[i].support = devices.back()->device->supports(session);
-            require_supported(runs[i].support);
-        }
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            const std::lock_guard lock(devices[i]->busy);
-            runs[i].field = estimate_pair(*devices[i]->device, session, reference, current);
-        }
-    }
+    // The pair and the runs, kept alive by run_interruptibly while the devices work.
+    struct CompareCall {
+        PairInput pair;
+        std::vector<std::string> names;
+        std::vector<DeviceRun> runs;
+    };
+    const auto call = std::make_shared<CompareCall>(
+        CompareCall{pair_input(reference_array, current_array, job.session), names, {}});
+    call->runs.resize(names.size());
+    const PlaneView& reference = call->pair.reference.view;
+    const PlaneView& current = call->pair.current.view;
+    const SessionOptions& session = call->pair.session;
+    std::vector<DeviceRun>& runs = call->runs;
+    run_interruptibly(
+        [&call = *call](const std::atomic<bool>& stop) {
+            // Every device says whether it can run the chain before any of them works.
+            std::vector<std::shared_ptr<CachedDevice>> devices;
+            for (std::size_t i = 0; i < call.names.size(); ++i) {
+                devices.push_back(cached_device(call.names[i]));
+                const std::lock_guard lock(devices.back()->busy);
+                call.runs[i].name = devices.back()->device->info().name;
+                call.runs[i].support = devices.back()->device->supports(call.pair.session);
+                require_supported(call.runs[i].support);
+            }
+            for (std::size_t i = 0; i < call.names.size() && !stop; ++i) {  // interrupted: no more devices
+                const std::lock_guard lock(devices[i]->busy);
+                call.runs[i].field = estimate_pair(*devices[i]->device, call.pair.session,
+                                                   call.pair.reference.view, call.pair.current.view);
+            }
+        },
+        call);
     py::dict fields;
     py::list agreements;
     bool agree = true;
@@ -118,7 +127,8 @@ other, an exact one as the expected side, and each one's reported costs against 
 of its vectors. Returns {"agree": bool, "fields": {device: xme.Field}, "agreements": [{"pair",
 "expected", "actual" (a device, or "reference costs" for its own costs' check), "tolerance",
 "blocks_compared", "blocks_different", "mismatches" (descriptions), "agrees"}]}. A device that cannot
-run the chain refuses before any works.
+run the chain refuses before any works. Ctrl-C raises KeyboardInterrupt at once; the device at work
+finishes the pair on its own, and the devices after it are not started.
 
 )") + keywords_help();
     module.def("compare", &compare, doc.c_str(), py::arg("reference"), py::arg("current"));

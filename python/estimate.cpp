@@ -1,5 +1,8 @@
 // xme.estimate(): one frame pair on a device opened once per process and name.
+#include <condition_variable>
 #include <map>
+#include <thread>
+#include <vector>
 
 #include "bindings.hpp"
 #include "xme/backend.hpp"
@@ -12,24 +15,111 @@ namespace {
 std::mutex cache_mutex;
 std::map<std::string, std::shared_ptr<CachedDevice>> device_cache;  // guarded by cache_mutex
 
+// One estimate() call's input and result, kept alive by run_interruptibly while its work runs.
+struct EstimateCall {
+    std::string device;
+    PairInput pair;
+    MotionField field;
+    std::string device_name;
+};
+
 FieldArrays estimate(const py::handle& reference_array, const py::handle& current_array,
                      const py::kwargs& keywords) {
     const JobKeywords job = parse_keywords(keywords, false);
-    const PairInput pair = pair_input(reference_array, current_array, job.session);
-    MotionField field;
-    std::string device_name;
-    {
-        const py::gil_scoped_release release;  // opening a GPU and searching take no Python objects
-        const std::shared_ptr<CachedDevice> cached = cached_device(job.devices.front());
-        const std::lock_guard lock(cached->busy);
-        require_supported(cached->device->supports(pair.session));
-        field = estimate_pair(*cached->device, pair.session, pair.reference.view, pair.current.view);
-        device_name = cached->device->info().name;
+    const auto call = std::make_shared<EstimateCall>(
+        EstimateCall{job.devices.front(), pair_input(reference_array, current_array, job.session), {}, {}});
+    // Opening a GPU and searching take no Python objects: they run without the GIL, interruptibly.
+    run_interruptibly(
+        [&call = *call](const std::atomic<bool>& stop) {
+            const std::shared_ptr<CachedDevice> cached = cached_device(call.device);
+            const std::lock_guard lock(cached->busy);  // an interrupted call's pair may still run on it
+            if (stop) return;
+            require_supported(cached->device->supports(call.pair.session));
+            call.field = estimate_pair(*cached->device, call.pair.session, call.pair.reference.view,
+                                       call.pair.current.view);
+            call.device_name = cached->device->info().name;
+        },
+        call);
+    return field_arrays(call->field, 1, call->device_name, 0);
+}
+
+// A call's work on its own thread, and whether it has ended.
+struct Work {
+    std::mutex mutex;
+    std::condition_variable ended_changed;
+    bool ended = false;  // guarded by mutex
+    std::exception_ptr failure;
+    std::atomic<bool> stop = false;
+    std::thread thread;
+    std::shared_ptr<void> keep;
+};
+
+// Work whose call was interrupted, still running or not yet joined; guarded by the GIL.
+std::vector<std::shared_ptr<Work>> interrupted_work;
+
+// Joins the interrupted work that has ended (every piece with `wait`) and releases what it kept. The
+// list is taken first: another Python thread may run while this one waits without the GIL.
+void reap_interrupted_work(bool wait) {
+    std::vector<std::shared_ptr<Work>> pieces;
+    pieces.swap(interrupted_work);
+    for (auto& work : pieces) {
+        bool ended = false;
+        {
+            const std::lock_guard lock(work->mutex);
+            ended = work->ended;
+        }
+        if (!ended && !wait) {
+            interrupted_work.push_back(std::move(work));
+            continue;
+        }
+        {
+            const py::gil_scoped_release release;
+            work->thread.join();
+        }
+        work.reset();  // its arrays are released with the GIL held
     }
-    return field_arrays(field, 1, device_name, 0);
 }
 
 }  // namespace
+
+void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep) {
+    reap_interrupted_work(false);
+    auto running = std::make_shared<Work>();
+    // The thread reads the Work through a plain pointer: the Work is joined before it is destroyed.
+    running->thread = std::thread([&state = *running, work = std::move(work)] {
+        std::exception_ptr failure;
+        try {
+            work(state.stop);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        const std::lock_guard lock(state.mutex);
+        state.failure = failure;
+        state.ended = true;
+        state.ended_changed.notify_all();
+    });
+    for (;;) {
+        {
+            const py::gil_scoped_release release;
+            std::unique_lock lock(running->mutex);
+            if (running->ended_changed.wait_for(lock, signal_check_period, [&] { return running->ended; }))
+                break;
+        }
+        if (PyErr_CheckSignals() != 0) {
+            running->stop = true;
+            running->keep = std::move(keep);
+            interrupted_work.push_back(std::move(running));
+            throw py::error_already_set();
+        }
+    }
+    {
+        const py::gil_scoped_release release;
+        running->thread.join();
+    }
+    if (running->failure) std::rethrow_exception(running->failure);
+}
+
+void finish_interrupted_work() { reap_interrupted_work(true); }
 
 std::shared_ptr<CachedDevice> cached_device(const std::string& name) {
     const std::lock_guard lock(cache_mutex);
@@ -52,7 +142,9 @@ void bind_estimate(py::module_& module) {
 
 The motion of `current` against `reference`: two 2-D uint8 arrays (height, width) of one size, in any
 strides (viewed in place where each row's samples are adjacent, copied otherwise). The device is opened
-on first use and kept for later calls; the GIL is released while it works.
+on first use and kept for later calls; the GIL is released while it works. Ctrl-C raises
+KeyboardInterrupt at once: the device finishes the pair on its own (a later call on it waits for it,
+as does the interpreter's exit) and its result is dropped.
 
 )") + keywords_help();
     module.def("estimate", &estimate, doc.c_str(), py::arg("reference"), py::arg("current"));

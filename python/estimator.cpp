@@ -41,6 +41,7 @@ public:
 
     py::list feed(const py::handle& array) {
         const OneCall call(*this);
+        refuse_if_closed("feed()");
         if (finished_)
             throw Error(ErrorKind::invalid_argument, "this Estimator has finished: make a new one");
         Frame frame = frame_from_array(array, "frame " + std::to_string(frames_fed_));
@@ -51,11 +52,10 @@ public:
                             "x" + std::to_string(frame.height()) + " but the stream's frames are " +
                             std::to_string(width_) + "x" + std::to_string(height_));
         }
+        wait_for_stream([&] { return stream_->input.size() < max_waiting_frames || stream_->done; });
+        refuse_if_closed("feed()");  // by close() from another thread while this one waited
         {
-            const py::gil_scoped_release release;
-            std::unique_lock lock(stream_->mutex);
-            stream_->changed.wait(
-                lock, [&] { return stream_->input.size() < max_waiting_frames || stream_->done; });
+            const std::lock_guard lock(stream_->mutex);
             if (!stream_->done) stream_->input.push_back(std::move(frame));
             stream_->changed.notify_all();
         }
@@ -65,6 +65,7 @@ public:
 
     py::list finish() {
         const OneCall call(*this);
+        refuse_if_closed("finish()");
         py::list rest;
         if (finished_) return rest;
         finished_ = true;
@@ -86,20 +87,54 @@ public:
     [[nodiscard]] std::string chain() const { return chain_name(job_.session.params); }
 
     void stop() {
-        finished_ = true;
-        if (!stream_) return;
-        {
-            const std::lock_guard lock(stream_->mutex);
-            stream_->cancelled = true;
-            stream_->changed.notify_all();
-        }
-        if (worker_.joinable()) {
+        cancel();
+        // Taken with the GIL held, so that of two threads closing it one joins the scheduler's thread.
+        std::thread worker = std::move(worker_);
+        if (worker.joinable()) {
             const py::gil_scoped_release release;
-            worker_.join();
+            worker.join();
         }
     }
 
 private:
+    // Closes the stream: the scheduler's thread stops at its next frame or field, dropping the pairs in
+    // flight; stop() or the destructor joins it.
+    void cancel() {
+        closed_ = true;
+        finished_ = true;
+        if (!stream_) return;
+        const std::lock_guard lock(stream_->mutex);
+        stream_->cancelled = true;
+        stream_->changed.notify_all();
+    }
+
+    void refuse_if_closed(const char* call) const {
+        if (closed_) {
+            throw Error(ErrorKind::invalid_argument,
+                        std::string(call) +
+                            " on a closed Estimator (close(), a with block's end or Ctrl-C "
+                            "closed it, dropping the pairs in flight): make a new one");
+        }
+    }
+
+    // Waits, the GIL released, until `ready` holds, taking the GIL every signal_check_period to let
+    // Python run its signal handlers: one that raises (Ctrl-C: KeyboardInterrupt) closes the Estimator
+    // and is raised at once, without waiting for the pairs in flight.
+    template <typename Ready>
+    void wait_for_stream(Ready ready) {
+        for (;;) {
+            {
+                const py::gil_scoped_release release;
+                std::unique_lock lock(stream_->mutex);
+                if (stream_->changed.wait_for(lock, signal_check_period, ready)) return;
+            }
+            if (PyErr_CheckSignals() != 0) {
+                cancel();
+                throw py::error_already_set();
+            }
+        }
+    }
+
     // feed and finish release the GIL while they wait: a second Python thread must not enter meanwhile.
     // The flag is read and set with the GIL held.
     class OneCall {
@@ -173,10 +208,12 @@ private:
     py::list take_fields(bool until_done) {
         std::deque<ScheduledPair> pairs;
         std::exception_ptr failure;
+        if (until_done) {
+            wait_for_stream([&] { return stream_->done; });
+            refuse_if_closed("finish()");  // by close() from another thread while this one waited
+        }
         {
-            const py::gil_scoped_release release;
-            std::unique_lock lock(stream_->mutex);
-            if (until_done) stream_->changed.wait(lock, [&] { return stream_->done; });
+            const std::lock_guard lock(stream_->mutex);
             const bool had_output = !stream_->output.empty();
             pairs.swap(stream_->output);
             if (stream_->done && (!had_output || until_done)) failure = stream_->failure;
@@ -203,6 +240,7 @@ private:
     int height_ = 0;
     std::int64_t frames_fed_ = 0;
     bool finished_ = false;
+    bool closed_ = false;  // by close(), __exit__ or an interrupt: every later feed() or finish() raises
     bool in_call_ = false;
 };
 
@@ -216,7 +254,8 @@ the devices keep several pairs in flight, so fields come a few frames after thei
 returns the rest. run(frames) does both over any iterable (xme.open_video(path), a list of arrays),
 yielding each field. Frame i is estimated against frame i - 1, as `xme estimate` does; the temporal
 predictor follows the stream. The devices are opened at the first frame (a device that cannot run
-the chain refuses there); the GIL is released while waiting for them.
+the chain refuses there); the GIL is released while waiting for them. Ctrl-C while feed() or finish()
+waits raises KeyboardInterrupt at once and closes the Estimator (its pairs in flight are dropped).
 devices=["cpu", "vulkan:0"] (policy "split") spreads the pairs over several devices.
 
 )") + keywords_help();
@@ -225,7 +264,8 @@ devices=["cpu", "vulkan:0"] (policy "split") spreads the pairs over several devi
         .def("feed", &Estimator::feed, py::arg("frame"),
              "Queues the next frame; returns the fields (xme.Field) finished so far")
         .def("finish", &Estimator::finish, "Ends the stream; returns every field not yet returned")
-        .def("close", &Estimator::stop, "Stops the devices, dropping what is still in flight")
+        .def("close", &Estimator::stop,
+             "Stops the devices, dropping what is still in flight; feed() and finish() then raise")
         .def_property_readonly("devices", &Estimator::devices)
         .def_property_readonly("chain", &Estimator::chain, "The chain's name, as fs+hpel")
         .def("__enter__", [](py::object self) { return self; })

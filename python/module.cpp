@@ -121,6 +121,7 @@ PYBIND11_MODULE(xme, module) {
                "Whether open_video reads containers and codecs through FFmpeg (else .y4m and raw only).");
     // Devices are closed before the interpreter exits, while every GPU driver is still loaded.
     py::module_::import("atexit").attr("register")(py::cpp_function([] {
+        finish_interrupted_work();  // interrupted calls' pairs still on the devices
         release_device_cache();
         release_registry();
     }));

@@ -87,10 +87,33 @@ JobKeywords parse_keywords(const py::kwargs& keywords, bool several_devices) {
         if (value.empty()) throw Error(ErrorKind::invalid_argument, key + " is given an empty value");
         return value;
     };
-    auto number = [&](const std::string& key) -> std::optional<int> {
+    // A whole number in minimum..maximum, as the CLI's options take it (cli_validators.hpp): a value
+    // out of range is refused naming the range, not as a failed conversion to C++'s int.
+    auto number = [&](const std::string& key, long long minimum, long long maximum,
+                      std::string wanted = "") -> std::optional<int> {
         const auto it = given.find(key);
         if (it == given.end()) return std::nullopt;
-        return keyword_value<int>(it->second, key, "an int");
+        const py::handle value = it->second;
+        if (wanted.empty()) wanted = "in " + std::to_string(minimum) + ".." + std::to_string(maximum);
+        // bool is an int to Python, and numpy's integers are ints through __index__.
+        if (PyBool_Check(value.ptr()) || PyIndex_Check(value.ptr()) == 0) {
+            throw Error(ErrorKind::invalid_argument, key + "=" + py::repr(value).cast<std::string>() +
+                                                         " is a " + type_name(value) + ": give an int " +
+                                                         wanted);
+        }
+        const auto whole = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+        if (!whole) throw py::error_already_set();
+        int overflow = 0;
+        const long long result = PyLong_AsLongLongAndOverflow(whole.ptr(), &overflow);
+        if (overflow != 0 || result < minimum || result > maximum) {
+            throw Error(ErrorKind::invalid_argument,
+                        key + "=" + py::repr(whole).cast<std::string>() + " is not " + wanted);
+        }
+        return static_cast<int>(result);
+    };
+    const auto parameter = [&](const std::string& key, const char* row) {
+        const ParameterDescription& description = describe_parameter(row);
+        return number(key, description.minimum, description.maximum);
     };
 
     JobKeywords job;
@@ -112,11 +135,16 @@ JobKeywords parse_keywords(const py::kwargs& keywords, bool several_devices) {
 
     SessionOptions& session = job.session;
     session.variant = text("variant").value_or("");
-    session.params.block_size = number("block").value_or(session.params.block_size);
-    session.params.range = number("range").value_or(session.params.range);
+    if (const auto block = number("block", 4, 32, "among 4, 8, 16 and 32")) {
+        if (*block != 4 && *block != 8 && *block != 16 && *block != 32) {
+            throw Error(ErrorKind::invalid_argument,
+                        "block=" + std::to_string(*block) + " is not among 4, 8, 16 and 32");
+        }
+        session.params.block_size = *block;
+    }
+    session.params.range = parameter("range", "range").value_or(session.params.range);
     session.params.border = parse_border_mode(text("border").value_or("pad"));
-    session.threads = number("threads").value_or(0);
-    cli::check_thread_count(session.threads, "threads");
+    session.threads = number("threads", 0, cli::max_host_threads).value_or(0);
 
     cli::ChainOptions chain;
     const auto algo = text("algo");
@@ -132,24 +160,15 @@ JobKeywords parse_keywords(const py::kwargs& keywords, bool several_devices) {
     if (search) chain.searches = {*search};
     if (subpel) chain.subpels = {*subpel};
     if (partitions) chain.partitions = *partitions;
-    const auto lambda = number("lambda_");
-    const auto qp = number("qp");
+    // Negative values are refused here: the CLI's -1 means "not given".
+    const auto lambda = parameter("lambda_", "lambda");
+    const auto qp = parameter("qp", "qp");
     if (lambda && qp) throw Error(ErrorKind::invalid_argument, "give lambda_ or qp, not both");
-    if (lambda) {
-        if (*lambda < 0)  // the CLI's -1 means "not given"
-            throw Error(
-                ErrorKind::invalid_argument,
-                "lambda_ " + std::to_string(*lambda) + " is negative: use 0.." + std::to_string(max_lambda));
-        chain.lambda = *lambda;
-    }
-    if (qp) {
-        if (*qp < 0)
-            throw Error(ErrorKind::invalid_argument, "qp " + std::to_string(*qp) + " is negative: use 0..51");
-        chain.qp = *qp;
-    }
+    if (lambda) chain.lambda = *lambda;
+    if (qp) chain.qp = *qp;
     chain.predictor = text("predictor").value_or("none");
     chain.centre = text("center").value_or("zero");
-    chain.refresh = number("refresh").value_or(0);
+    chain.refresh = parameter("refresh", "refresh").value_or(0);
     session.params = cli::chains_from(chain, session.params).front();
     return job;
 }

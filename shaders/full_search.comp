@@ -18,8 +18,8 @@
 // RING_WINDOW (HALF_PAIRS, a window of one tile column, tiles_x 1, and one split): a tile shares all but
 // TILE_H of its window rows with the tile above, so the window is a ring of rows and each tile after
 // the first stages only its TILE_H new ones (H100, block 8 at range 16: staging each 11-row tile
-// whole was ~17% of the search, docs/vulkan-notes.md). A larger window holding several tiles would
-// save the same rows but, at twice the shared memory, ran 1.2x slower there.
+// whole was ~17% of the search, docs/vulkan.md, "Tile shapes and groups"). A larger window holding
+// several tiles would save the same rows but, at twice the shared memory, ran 1.2x slower there.
 //
 // RATE_KEY: SPEC §8 with the window centred on zero and p = 0 or the previous pair's vector (the
 // temporal predictor, read from Previous on the device): each candidate's key is strip_rate_key's.

@@ -8,7 +8,7 @@
 // Every chain of these settings takes this shader; a chain that reads its neighbours' final vectors
 // (the spatial predictor, §8's predictor set) runs it once per wavefront step (blocks with
 // bx + 2 by = step, so that the left, top, top-right and top-left neighbours are final:
-// docs/vulkan-notes.md).
+// docs/vulkan.md, "The per-block shader").
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

@@ -1,4 +1,4 @@
-// Peak rates of candidate SAD formulations (docs/vulkan-notes.md, "The SAD formulation"), measured by
+// Peak rates of candidate SAD formulations (docs/vulkan.md, "The SAD formulation"), measured by
 // xme_vulkan_forms; forms 3 and 8, the fast kernel's own (acc += |c - r|, the subtraction off the
 // accumulator's chain), are the SAD peak of `xme bench`. 8 independent chains per invocation, so
 // throughput, not latency, limits them. FORM selects the arithmetic:

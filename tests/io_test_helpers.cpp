@@ -65,6 +65,18 @@ void write_file(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
 }
 
+std::string staged_path(const std::string& path) {
+    const std::filesystem::path given(path);
+    const std::string prefix = "." + given.filename().string() + ".xme-";
+    std::string found;
+    for (const auto& entry : std::filesystem::directory_iterator(given.parent_path())) {
+        if (!entry.path().filename().string().starts_with(prefix)) continue;
+        if (!found.empty()) return "";
+        found = entry.path().string();
+    }
+    return found;
+}
+
 std::vector<xme::Frame> write_y4m(const std::string& path, int width, int height, xme::ChromaFormat format,
                                   int count, std::mt19937_64& rng) {
     xme::Y4mWriter writer(path, width, height, format, 30000, 1001);

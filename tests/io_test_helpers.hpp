@@ -48,6 +48,9 @@ private:
 
 [[nodiscard]] std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& bytes);
+// The temporary file an unfinished writer of `path` writes (xme/staged_file.hpp: ".NAME.xme-XXXXXX" beside
+// it); "" when there is none, or more than one.
+[[nodiscard]] std::string staged_path(const std::string& path);
 
 // Writes `count` random frames to a 30000/1001 fps Y4M file and returns them.
 std::vector<xme::Frame> write_y4m(const std::string& path, int width, int height, xme::ChromaFormat format,

@@ -122,8 +122,9 @@ TEST_SUITE("cli") {
         const std::string clip = real_clip();
         const Fault faults[] = {
             {"estimate " + (dir / "missing.y4m").string(), 3, "cannot open"},
-            {"estimate " + clip + " --block 7", 2, "block size 7 is not supported: use 4, 8, 16 or 32"},
-            {"estimate " + clip + " --range 5000", 2, "search range 5000 is out of bounds"},
+            {"estimate " + clip + " --block 7", 2, "--block: must be 4, 8, 16 or 32, not '7'"},
+            {"estimate " + clip + " --range 5000", 2,
+             "--range: must be a whole number from 0 to 4095, not '5000'"},
             {"estimate " + clip + " --algo tss", 2, "unknown search 'tss': use fs, dia, hex, ehds, tz"},
             {"estimate " + clip + " --border wrap", 2, "unknown border mode 'wrap'"},
             {"estimate " + clip + " --backend nosuch", 2, "unknown device 'nosuch'"},

@@ -112,7 +112,7 @@ TEST_SUITE("cli") {
         check_refusals({{common + "--coefficients c.npy", "add --transform"},
                         {common + "--qstep 8", "add --transform"},
                         {common + "--transform dct", "use matrix or loeffler"},
-                        {common + "--transform matrix --qstep 5000", "use 1..4096"},
+                        {common + "--transform matrix --qstep 5000", "from 1 to 4096"},
                         {common + "--residual r.png", "use .npy (int16, exact) or .y4m"},
                         {common + "--prediction p.npy", "use a .y4m file"}});
     }

@@ -140,7 +140,7 @@ TEST_SUITE("cli") {
         };
         const Refused refused[] = {
             {"estimate " + clip + " --backend cpu -o " + same + " --json " + same,
-             "-o and --json both name " + same},
+             "-o " + same + " and --json " + same + " name the same file"},
             {"estimate " + clip + " --backend cpu -o ''", "-o is given an empty value"},
             {"estimate " + clip + " --backend '' -q", "--backend is given an empty value"},
             {"estimate " + clip + " --policy split --backends , -q --json " + (dir / "x.json").string(),

@@ -116,7 +116,7 @@ TEST_SUITE("cli") {
         const std::string common = "estimate " + real_clip() + " --frames 2 --export-mvs ";
         check_refusals({{common + (dir / "v.mvs").string(), "name it NAME.mvs.npy"},
                         {common + (dir / "v.npy").string() + " -o " + (dir / "v.npy").string(),
-                         "--export-mvs and -o both name"},
+                         " and --export-mvs " + (dir / "v.npy").string() + " name the same file"},
                         {common + "''", "--export-mvs is given an empty value"}});
     }
 }

@@ -180,20 +180,29 @@ TEST_CASE("a write that fails mid-file (full disk, size limit) leaves whole fram
                 {full, "No space left on device"});
 }
 
-TEST_CASE("CSV field file: header, then one row per block, complete after every frame") {
+TEST_CASE("CSV field file: header, then one row per block, whole after every frame, in place when finished") {
     SEEDED_RNG(rng, "io/csv");
     TempDir dir;
     const std::string path = dir.file("field.csv");
+    write_file(path, "an older file\n");
     auto writer = xme::open_field_writer(path);
     std::string expected = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates\n";
-    CHECK(read_file(path) == expected);
+    // Written beside the path, which keeps the older file until the writer finishes.
+    const std::string staged = staged_path(path);
+    REQUIRE(!staged.empty());
+    CHECK(read_file(staged) == expected);
     for (std::int64_t frame_index : {1, 7}) {
         const xme::MotionField field =
             random_field(3, 2, 16, {xme::Distortion::cost4, frame_index == 7}, rng);
         writer->write(frame_index, field);
         expected += join(expected_values(frame_index, field, true), 9, ',');
-        CHECK(read_file(path) == expected);
+        CHECK(read_file(staged) == expected);
+        CHECK(read_file(path) == "an older file\n");
     }
+    writer->finish(-1);
+    CHECK(read_file(path) == expected);
+    CHECK(staged_path(path).empty());
+    CHECK(!std::filesystem::exists(staged));
 }
 
 TEST_CASE("NPY field file: int32 (rows, 9), loadable with numpy after every frame") {
@@ -201,12 +210,14 @@ TEST_CASE("NPY field file: int32 (rows, 9), loadable with numpy after every fram
     TempDir dir;
     const std::string path = dir.file("field.npy");
     auto writer = xme::open_field_writer(path);
-    CHECK(read_file(path).size() == 128);  // the fixed header, shape (0, 9)
+    const std::string staged = staged_path(path);  // where it is written until finished
+    REQUIRE(!staged.empty());
+    CHECK(read_file(staged).size() == 128);  // the fixed header, shape (0, 9)
     if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") != 0) {
         MESSAGE("skipped loading with numpy: /usr/bin/python3 with numpy is absent");
         return;
     }
-    CHECK(load_with_numpy(path) == "<i4 (0, 9)\n");
+    CHECK(load_with_numpy(staged) == "<i4 (0, 9)\n");
     std::vector<std::string> values;
     std::size_t rows = 0;
     for (std::int64_t frame_index : {0, 1}) {
@@ -215,9 +226,15 @@ TEST_CASE("NPY field file: int32 (rows, 9), loadable with numpy after every fram
         const auto more = expected_values(frame_index, field, false);
         values.insert(values.end(), more.begin(), more.end());
         rows += field.blocks.size();
-        CHECK(load_with_numpy(path) ==
+        CHECK(load_with_numpy(staged) ==
               "<i4 (" + std::to_string(rows) + ", 9) " + join(values, values.size(), ' '));
     }
+    // Finished with fewer frames than written (the frames a run's other outputs hold): the first one,
+    // its header's shape counting its rows only.
+    writer->finish(1);
+    CHECK(!std::filesystem::exists(staged));
+    const std::vector<std::string> first(values.begin(), values.begin() + 15 * 9);
+    CHECK(load_with_numpy(path) == "<i4 (15, 9) " + join(first, first.size(), ' '));
 }
 
 TEST_CASE("field and Y4M writers: bad extension, unwritable path, wrong frame, value too large") {
@@ -243,6 +260,7 @@ TEST_CASE("field and Y4M writers: bad extension, unwritable path, wrong frame, v
                 {"big.npy", "4294967295", ".csv"});
     auto csv = xme::open_field_writer(dir.file("big.csv"));
     csv->write(0, field);
+    csv->finish(-1);
     CHECK(read_file(dir.file("big.csv")).find(",4294967295,1,sad,") != std::string::npos);
 }
 

@@ -154,11 +154,13 @@ TEST_CASE(".flo errors: bad patterns, no frame size, wrong field, unwritable fol
         },
         ErrorKind::invalid_argument, {"frame 2", "partitions"});
 
-    // A full disk: the half-written file is removed, and the message says so.
+    // A full disk (a device, written in place): the message says the field is not written, and the
+    // path stays what it was (xme/staged_file.hpp).
     std::filesystem::create_symlink("/dev/full", dir.file("f_7.flo"));
     check_error([&] { writer->write(7, random_field(33, 17, 8, rng)); }, ErrorKind::io,
-                {"f_7.flo", "No space left on device", "removed"});
-    CHECK(!std::filesystem::exists(std::filesystem::symlink_status(dir.file("f_7.flo"))));
+                {"f_7.flo", "No space left on device", "not written"});
+    CHECK(std::filesystem::read_symlink(dir.file("f_7.flo")) == "/dev/full");
+    CHECK(staged_path(dir.file("f_7.flo")).empty());
     writer->write(8, random_field(33, 17, 8, rng));  // the next frame is written as before
     CHECK(read_flo(dir.file("f_8.flo")).width == 33);
 }

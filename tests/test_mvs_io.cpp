@@ -58,14 +58,15 @@ TEST_CASE(".mvs.npy: one AVMotionVector record per block, field by field, after 
     TempDir dir;
     const std::string path = dir.file("v.mvs.npy");
     auto writer = xme::open_mvs_writer(path);
-    CHECK(read_mvs_npy(path).empty());
+    const std::string staged = staged_path(path);  // where it is written until finished
+    CHECK(read_mvs_npy(staged).empty());
     std::vector<std::pair<std::int64_t, xme::MotionField>> written;
     for (const int block : {4, 8, 16, 32}) {
         const int width = std::uniform_int_distribution<int>(1, 5 * block)(rng);
         const int height = std::uniform_int_distribution<int>(1, 5 * block)(rng);
         written.emplace_back(block + 1, random_field(width, height, block, rng));
         writer->write(written.back().first, written.back().second);
-        const auto records = read_mvs_npy(path);
+        const auto records = read_mvs_npy(staged);
         std::size_t i = 0;
         for (const auto& [frame, field] : written) {
             for (int by = 0; by < field.blocks_y; ++by) {
@@ -78,6 +79,7 @@ TEST_CASE(".mvs.npy: one AVMotionVector record per block, field by field, after 
         }
         CHECK(i == records.size());
     }
+    writer->finish(-1);
     if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") != 0) {
         MESSAGE("skipped loading with numpy: /usr/bin/python3 with numpy is absent");
         return;

@@ -230,7 +230,7 @@ void ChainEstimator::refine(const FramePair& pair, MotionField& field, const Pad
     // each band's planes filtered (down to the lowest row its vectors read) just before its blocks are
     // refined, so that they are read from the cache instead of memory: at 1920x1080 (6 MB of planes) the
     // refinement ~30% faster, on vtest.avi (1.3 MB) as fast; planes that fit stay whole, as tree.avi's
-    // (0.23 MB) were refined ~10% slower by bands (docs/search-notes.md).
+    // (0.23 MB) were refined ~10% slower by bands (docs/cpu.md, "The fast full search").
     const int b = params_.block_size;
     const bool qpel = params_.subpel == Subpel::qpel;
     const bool by_bands = qpel && half_pel_.bytes() > band_planes_above_;

@@ -50,7 +50,8 @@ private:
     [[nodiscard]] IntegerResult integer_search(const IntegerBlock& block, const MotionField& field,
                                                const MotionField* previous) const;
     // Into `out` (the field's slot) rather than returned: g++ built the returned BlockMotion on the stack
-    // from 16-bit stores and read it back as 64 bits, a load no store can forward (docs/search-notes.md).
+    // from 16-bit stores and read it back as 64 bits, a load no store can forward
+    // (docs/cpu.md, "The operations path: searches").
     void refine_block(const IntegerBlock& block, MotionVector pel, std::uint64_t integer_cost,
                       std::uint32_t candidates, BlockMotion& out) const;
     // The frames and what the chain reads besides; the half-sample planes begun, and filtered whole unless

@@ -228,7 +228,7 @@ public:
         return std::make_unique<CpuSession>(options, checked_variant(info_, options));
     }
     // SPEC §13: each variant's arithmetic as the engine writes it down, over every core (blocks are
-    // independent); not yet vectorised (docs/transform-notes.md).
+    // independent); not yet vectorised (docs/cpu.md, "Transforms").
     [[nodiscard]] Support supports_transform(TransformAlgorithm) const override { return Support::yes(); }
     void transform_blocks(TransformAlgorithm algorithm, TransformDirection direction,
                           std::span<Block8x8> blocks) override {

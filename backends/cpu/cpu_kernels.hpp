@@ -22,14 +22,16 @@ using SadX4 = void (*)(const std::uint8_t* current, std::ptrdiff_t current_strid
 // average (p + q + 1) >> 1 of two sample planes (H.264's quarter samples; p == q for the others); width and
 // height multiples of 4. The sum when it is at most `limit`, otherwise some value above `limit`: a kernel
 // may stop after a row of tiles once the sum so far exceeds it, as a refinement's candidate that cannot
-// beat the best so far needs no exact cost (docs/search-notes.md). satd_exact asks for the sum always.
+// beat the best so far needs no exact cost (docs/cpu.md, "Sub-pel refinement"). satd_exact asks for
+// the sum always.
 using Satd = std::uint32_t (*)(const std::uint8_t* current, std::ptrdiff_t current_stride,
                                const std::uint8_t* p, std::ptrdiff_t p_stride, const std::uint8_t* q,
                                std::ptrdiff_t q_stride, int width, int height, std::uint32_t limit);
 inline constexpr std::uint32_t satd_exact = 0xFFFFFFFFu;
 // SATD's current-block half, computed once per block: the transform is linear, so T(c - pred) = T(c) -
 // T(pred), and a refinement costs up to 17 predictions against one block (AVX2, 17 at 16x16: 429 -> 348
-// ns, `xme_cpu_kernels`; docs/search-notes.md). The layout is the kernel's own; blocks up to 32x32.
+// ns, `xme_cpu_kernels`; docs/cpu.md, "Sub-pel refinement"). The layout is the kernel's own; blocks
+// up to 32x32.
 struct TransformedCurrent {
     static constexpr int max_samples = 32 * 32;
     alignas(64) std::int16_t words[max_samples];
@@ -52,7 +54,7 @@ using HalfPelPlanes = void (*)(const std::uint8_t* source, std::ptrdiff_t stride
 
 // SPEC §10's whole quarter-pel refinement of a 16x16 block (subpel_refine.hpp's refine_qpel, which calls it
 // when the set has one), its stages compiled around the set's own SATD: the refinements' usual size, whose
-// up to 17 SATDs then follow each other without a call between them (docs/search-notes.md).
+// up to 17 SATDs then follow each other without a call between them (docs/cpu.md, "Sub-pel refinement").
 struct IntegerBlock;
 struct IntegerResult;
 struct QpelNeighbourhood;
@@ -63,7 +65,7 @@ using RefineQpel16 = SubpelResult (*)(const IntegerBlock& block, MotionVector in
 
 // SPEC §11's tz search of a 16x16 block (tz_search.cpp calls it when the set has one), compiled around the
 // set's own 4-candidate SAD: the current block's rows loaded once a block, not once a call, and no call
-// between a set's SADs and the search's use of them (docs/search-notes.md).
+// between a set's SADs and the search's use of them (docs/cpu.md, "The operations path: searches").
 using IntegerSearch16 = IntegerResult (*)(const IntegerBlock& block);
 
 // Scratch the HalfPelPlanes kernels need, in int32 words: a ring of the six unrounded horizontal rows the

@@ -73,7 +73,7 @@ private:
 // SPEC §2's restrict mode keeps a block of the padded frame (whole blocks, padded_width x padded_height)
 // inside it at every vector the refinement costs, so its regions (one sample more on each side) reach
 // only 1 sample past the padded frame: on vtest.avi's 768x576 the planes' default margin of 36 filtered
-// 23% more samples than the frame (59% on tree.avi's 320x240; docs/search-notes.md).
+// 23% more samples than the frame (59% on tree.avi's 320x240; docs/cpu.md, "Sub-pel refinement").
 [[nodiscard]] inline int restrict_margin(int width, int height, int padded_width, int padded_height) {
     return std::max(padded_width - width, padded_height - height) + 1;
 }

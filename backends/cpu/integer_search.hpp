@@ -83,7 +83,7 @@ public:
     // (an array of MotionVector is zeroed on construction: for tz's 16-point rounds a rep stos as dear as
     // a SAD); returns the index of the last that became the best, or -1 when none did. When the points'
     // box lies in the admissible one and their blocks are one pointer each, no point is tested or stored
-    // one by one (tz 13% faster on vtest.avi, hex 25%; docs/search-notes.md).
+    // one by one (tz 13% faster on vtest.avi, hex 25%; docs/cpu.md, "The operations path: searches").
     [[gnu::noinline]] int consider_around(MotionVector centre, const MotionVector* offsets, int count,
                                           OffsetBounds bounds);
     // Evaluates and counts every one of pels[0..count), admissible or not; same return value.

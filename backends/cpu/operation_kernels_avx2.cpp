@@ -254,7 +254,7 @@ template <bool Averaged, class CurrentBands>
     // Bands of 4 rows across the width; the limit is tested once, at half the rows. Testing after every
     // band stopped more neighbours on vtest.avi but cost tree.avi more than it saved, where fewer stop
     // early and each test (a horizontal sum and a hard-to-predict branch) is paid by every neighbour
-    // (docs/search-notes.md).
+    // (docs/cpu.md, "Tried and not kept").
     for (int y = 0; y < height; y += 4) {
         if (2 * y == height && limit != satd_exact && horizontal_sum(total) > limit) break;
         for (int x = 0; x < width; x += 16) {
@@ -279,7 +279,7 @@ std::uint32_t satd_of_strips(CurrentBands bands, const std::uint8_t* p, std::ptr
         return satd_strips16<true>(bands, p, p_stride, q, q_stride, w, h, limit);
     };
     // The refinements' usual size with its loops unrolled: no loop counters or width tests between the
-    // bands (docs/search-notes.md).
+    // bands (docs/cpu.md, "Sub-pel refinement").
     if (width == 16 && height == 16) return strips(16, 16);
     return strips(width, height);
 }
@@ -315,7 +315,7 @@ std::uint32_t satd_avx2(const std::uint8_t* current, std::ptrdiff_t current_stri
 
 // The refinement's 16x16 case around this set's SATD, inlined. With four bands of 4 rows a 16x16 SATD,
 // the early stop after half of them saves more than its branches cost, unlike the 512-bit set's
-// (xme_cpu_searches, docs/search-notes.md).
+// (xme_cpu_searches, docs/cpu.md, "Sub-pel refinement").
 SubpelResult refine_qpel16_avx2(const IntegerBlock& block, MotionVector integer_pel,
                                 const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
                                 std::ptrdiff_t current_stride) {
@@ -341,9 +341,10 @@ public:
         for (int j = 0; j < 8; ++j) rows_[j] = load_row_pair(current + 2 * j * stride, stride);
         // A block that starts a 64-byte column asks for the next column's lines: its current rows, and the
         // reference rows a static block's first rounds reach (8 above, 8 below). Without it the first SADs of
-        // every fourth block waited on memory (tz at range 16 on vtest.avi 7-10% faster with it; the
-        // fifteenth session's 80 prefetches a column gained nothing there, docs/search-notes.md). Addresses
-        // as integers: past the frame's last column or row they lie outside it, and prefetches do not fault.
+        // every fourth block waited on memory (tz at range 16 on vtest.avi 7-10% faster with it; 80
+        // prefetches a column for every search gained nothing there, docs/cpu.md, "Tried and not kept").
+        // Addresses as integers: past the frame's last column or row they lie outside it, and prefetches
+        // do not fault.
         if (block.x % 64 == 0) {
             const auto next_column = [](const std::uint8_t* p, std::ptrdiff_t offset) {
                 return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) +

@@ -5,7 +5,7 @@
 // registers, the last stage as a max) on two bands of 4 rows at once: each 512-bit register holds row j of
 // band y in its low half and row j of band y + 4 in its high half, so a 16x16 block takes 8 transforms'
 // registers where AVX2 takes 16. The 16x16 SAD of four candidates stays AVX2's: on 512-bit registers it
-// was no faster, the candidates' row loads setting its pace (docs/search-notes.md).
+// was no faster, the candidates' row loads setting its pace (docs/cpu.md, "Tried and not kept").
 // GCC 12's AVX-512 intrinsics pass an `_mm512_undefined` operand that -W(maybe-)uninitialized flags wherever
 // they are inlined (GCC bug 105593, fixed in GCC 13); the operand is never read.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
@@ -83,7 +83,7 @@ template <bool Averaged>
                                                             std::ptrdiff_t q_stride, int width, int height,
                                                             std::uint32_t limit) {
     __m512i total = _mm512_setzero_si512();
-    // The limit is tested once, at half the rows, as AVX2's kernel does (docs/search-notes.md).
+    // The limit is tested once, at half the rows, as AVX2's kernel does (docs/cpu.md, "Sub-pel refinement").
     for (int y = 0; y < height; y += 8) {
         if (2 * y == height && limit != satd_exact &&
             static_cast<std::uint32_t>(_mm512_reduce_add_epi32(total)) > limit) {
@@ -130,7 +130,7 @@ std::uint32_t satd_transformed_avx512(const TransformedCurrent& current, const s
 
 // The refinement's 16x16 case around this set's SATD, inlined, every SATD whole: with two band pairs a
 // 16x16 SATD, the early stop after the first lost more to mispredicted branches than it saved, on the Zen 5
-// dev machine (xme_cpu_searches, docs/search-notes.md).
+// dev machine (xme_cpu_searches, docs/cpu.md, "Sub-pel refinement").
 SubpelResult refine_qpel16_avx512(const IntegerBlock& block, MotionVector integer_pel,
                                   const QpelNeighbourhood& neighbourhood, const std::uint8_t* current,
                                   std::ptrdiff_t current_stride) {
@@ -185,7 +185,7 @@ struct Avx512PlaneOps {
 // The three planes a strip of 32 columns at a time, down all the rows: the six rows of b1 the centre
 // filter reads and the six widened rows the vertical one reads stay in registers, each row filtered and
 // widened once, where the row-at-a-time form filtered b1 rows into memory and widened each source row six
-// times for the vertical taps (docs/search-notes.md). Needs no scratch.
+// times for the vertical taps (docs/cpu.md, "Sub-pel refinement"). Needs no scratch.
 void half_pel_planes_avx512(const std::uint8_t* source, std::ptrdiff_t stride, int width, int rows,
                             std::uint8_t* horizontal, std::uint8_t* vertical, std::uint8_t* centre,
                             std::int32_t* /*scratch*/) {

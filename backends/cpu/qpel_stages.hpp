@@ -1,7 +1,7 @@
 // SPEC §10's two stages (half then quarter pel, J = SATD + lambda * R(mv - p)) over any SATD: the generic
 // refinement calls the kernels through their pointers; a SIMD set compiles the stages around its own SATD
 // for 16x16 blocks (OperationKernels::refine_qpel16), so that no call, prologue or size test sits between
-// a block's up to 17 candidates (docs/search-notes.md).
+// a block's up to 17 candidates (docs/cpu.md, "Sub-pel refinement").
 #pragma once
 
 #include <array>
@@ -117,7 +117,8 @@ struct QpelPrediction {
 // does not depend on the order: the centre, which usually wins, comes first, and a neighbour's SATD need
 // only be exact while it can still reach the best J (on a static scene most could stop at half the rows).
 // A stage's eight predictions and their validity are found first, without a branch: with each one's
-// planes and offsets looked up between the SATDs, the refinement ran ~20% slower (docs/search-notes.md).
+// planes and offsets looked up between the SATDs, the refinement ran ~20% slower
+// (docs/cpu.md, "Sub-pel refinement").
 template <class SatdOf>
 [[gnu::always_inline]] inline SubpelResult qpel_stages(const IntegerBlock& block, MotionVector integer_pel,
                                                        const QpelNeighbourhood& n, SatdOf satd_of) {

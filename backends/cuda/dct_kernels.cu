@@ -6,7 +6,7 @@
 // through shared memory so that thread c transforms column c; the rounded results go back through
 // shared memory so that thread r stores row r as one 16-byte store. So global memory sees only fully
 // coalesced 16-byte accesses, and the block is read and written once: the kernel is built to run at
-// memory bandwidth (docs/cuda-notes.md has the floor).
+// memory bandwidth (docs/cuda.md, "The DCT", has the floor).
 #include "dct_1d.cuh"
 #include "dct_kernels.hpp"
 

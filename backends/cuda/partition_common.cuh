@@ -26,7 +26,7 @@ inline constexpr int kPartitions = 41;
 // candidates); with each candidate's cells kept half by half (partition_search.cuh) they fit 128
 // registers, 16 CTAs of one warp per SM (partition_search.cu), the current block in shared memory. A
 // 65-row window (range 32) is 13 chunks of 5. 4 rows ran 8% slower at range 32, 6 spill
-// (docs/cuda-notes.md).
+// (docs/cuda.md, "Partitions").
 inline constexpr int kChunk = 5;
 inline constexpr std::uint32_t kNoBest = 0xFFFFFFFFu;
 
@@ -37,7 +37,7 @@ struct Tables {
     int rank_bits = 0;
     // 1 << rank_bits, from the host: a factor the compiler cannot see is a power of two, so that each
     // key is one multiply-add (IMAD, on the FMA pipe) rather than a shift and an add on the integer
-    // ALU pipe, which the 64 vabsdiff4 of a candidate already fill (docs/cuda-notes.md).
+    // ALU pipe, which the 64 vabsdiff4 of a candidate already fill (docs/cuda.md, "Partitions").
     std::uint32_t key_scale = 1;
     int radius = 0;
     int side = 0;  // 2 radius + 1
@@ -57,7 +57,7 @@ struct Tables {
 
 // The CUDA kernels read the terms of partition_tables.hpp column by column: entry (o.y, o.x) of fraction
 // f's table at f side^2 + (o.x + radius) side + o.y + radius, so that a unit's candidates (one column,
-// consecutive rows) read theirs from one address at fixed offsets (docs/cuda-notes.md).
+// consecutive rows) read theirs from one address at fixed offsets (docs/cuda.md, "Partitions").
 inline std::vector<std::uint32_t> terms_by_column(const std::vector<std::uint32_t>& terms, int side) {
     std::vector<std::uint32_t> columns(terms.size());
     const std::size_t count = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);

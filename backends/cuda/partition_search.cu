@@ -15,7 +15,7 @@ namespace {
 
 // The fast design: one warp a CTA and 16 CTAs per SM (128 registers a thread), since a candidate's cells
 // are kept half by half; the centred kernel, which clamps every read, takes 168 registers and 12 CTAs.
-// A CTA of one warp waits at no barrier for another warp's last units (docs/cuda-notes.md).
+// A CTA of one warp waits at no barrier for another warp's last units (docs/cuda.md, "Partitions").
 constexpr int kFastThreads = 32;
 constexpr int fast_blocks_per_sm(bool centred) { return centred ? 12 : 16; }
 constexpr int kPositionsThreads = 128;

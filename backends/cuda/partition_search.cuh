@@ -31,7 +31,7 @@ namespace xme::cuda::p41 {
 // VIMNMX (integer ALU pipe, which the candidate's 64 vabsdiff4 fill); with a visible shift it took a
 // shift and an add-min per key, both on the ALU pipe. Written with the cells scaled first, which ptxas
 // folds back into one IMAD a key: this form measured 2.5% faster than `sad * scale + term` after the
-// sums (docs/cuda-notes.md).
+// sums (docs/cuda.md, "Partitions").
 XME_P41_HD void update_half(std::uint32_t (&best)[kPartitions], const std::uint32_t* cells, int h,
                             std::uint32_t scale, std::uint32_t term, std::uint32_t (&eight)[2]) {
     std::uint32_t g[8];
@@ -242,7 +242,7 @@ XME_P41_HD void fast_thread_bests(const SearchJob& job, const Tables& t, int mb,
             }
             // Candidate k's cells of the half it is in (its 8 words), and its upper half's two 8x8 SADs
             // (scaled) once that half is done: 10 registers a candidate where its whole cells took 16, so
-            // that 5 candidates a unit fit 128 registers (docs/cuda-notes.md).
+            // that 5 candidates a unit fit 128 registers (docs/cuda.md, "Partitions").
             std::uint32_t cells[kChunk][8] = {};
             std::uint32_t upper[kChunk][2] = {};
             // current[k]: macroblock row `row - k` (a 128-bit shared load), the one reference row `row`

@@ -1,6 +1,6 @@
 // Pinned host memory for the frames a reader fills (Device::plane_memory): a session uploads such a
 // plane with one asynchronous copy, without first copying it into its own staging (0.18 ms of a
-// 1080p pair on the worker's thread: docs/scheduler-notes.md). Portable, so every GPU of the process
+// 1080p pair on the worker's thread: docs/scheduler.md, "Reading"). Portable, so every GPU of the process
 // reads it. cudaHostAlloc takes milliseconds, so released buffers are kept for reuse, by size.
 #pragma once
 

@@ -23,10 +23,10 @@ namespace {
 
 bool cpu_device(const Context& context) { return context.type() == VK_PHYSICAL_DEVICE_TYPE_CPU; }
 
-// full_search.comp's GROUP: the tuning's, else (docs/vulkan-notes.md, "Several blocks per workgroup")
+// full_search.comp's GROUP: the tuning's, else (docs/vulkan.md, "Tile shapes and groups")
 // 2x2 groups of blocks up to 16x16: larger groups, or 32x32 blocks in groups, need more registers
 // than they save (H100); but on GPUs, up to range 16, 3x3 groups of 8x8 blocks in one tall tile
-// (H100, range 16: 1.02x; range 32: 0.99x; docs/vulkan-notes.md, "3x3 groups of block 8 in one tile").
+// (H100, range 16: 1.02x; range 32: 0.99x; docs/vulkan.md, "Tile shapes and groups").
 int blocks_per_group(const SessionTuning& tuning, int block, int range, bool cpu) {
     if (tuning.blocks_per_group < 0 || tuning.blocks_per_group > 4) {
         throw Error(ErrorKind::invalid_argument, "blocks per group " +
@@ -38,8 +38,8 @@ int blocks_per_group(const SessionTuning& tuning, int block, int range, bool cpu
     return block <= 16 ? 2 : 1;
 }
 
-// The tile's candidate rows: the tuning's, else (docs/vulkan-notes.md, "Shorter tiles for small
-// blocks") on GPUs at most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to
+// The tile's candidate rows: the tuning's, else (docs/vulkan.md, "Tile shapes and groups") on GPUs at
+// most 11 for blocks up to 8, whose 64 or 16 pixels per candidate are too few to
 // carry an invocation's per-block costs over one tile's 3 candidates per block at range 16 (H100: 1.29x
 // at block 4, 1.05x at 8, 0.89x at 16 with 17 rows), except block 8 in 3x3 groups, one tall tile.
 // lavapipe runs block 8 faster in tall tiles. 0 leaves it to the cost model.
@@ -54,8 +54,8 @@ int max_tile_rows(const SessionTuning& tuning, int block, int group, bool cpu) {
 }
 
 // On GPUs, 16-bit pairs halve the SAD loop's arithmetic; lavapipe emulates 16-bit floats, 3 times
-// slower than 32-bit ones there (docs/vulkan-notes.md). Strips of up to 12 candidates for one block
-// per workgroup: wider ones save shared-memory loads, and lavapipe too runs them fastest.
+// slower than 32-bit ones there (docs/vulkan.md, "The SAD formulation"). Strips of up to 12 candidates
+// for one block per workgroup: wider ones save shared-memory loads, and lavapipe too runs them fastest.
 TileShapeInputs shape_inputs(const Context& context, const SessionOptions& options,
                              const SessionTuning& tuning) {
     using Arithmetic = SessionTuning::SadArithmetic;
@@ -73,7 +73,7 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     // On GPUs an invocation holds GROUP x STRIP partial sums per row of blocks in registers, which the
     // cost model does not count: at most 12 of them (H100, block 8 in 2x2 groups at range 32: strip 11,
     // 102 registers, 1.09 ms per 1080p pair; strip 6, 64 registers, 0.70 ms). lavapipe runs 2x2 groups
-    // of block 16 1.8x faster with strips of 11 than of 6 (docs/vulkan-notes.md).
+    // of block 16 1.8x faster with strips of 11 than of 6 (docs/vulkan.md, "Tile shapes and groups").
     const int default_max_strip = cpu ? 12 : 12 / in.group;
     in.max_strip = tuning.max_strip > 0 ? tuning.max_strip : default_max_strip;
     in.min_strip = std::max(1, tuning.min_strip);
@@ -82,7 +82,7 @@ TileShapeInputs shape_inputs(const Context& context, const SessionOptions& optio
     in.subgroup_reduce = context.subgroup_reductions() && !tuning.tree_reduction;
     // Rows padded against bank conflicts cost shared memory, which at blocks 4 and 8 in 2x2 groups cost
     // more than the conflicts (H100: 1.04x unpadded); block 8 in one tall 3x3 tile runs 1.01x faster
-    // padded (H200, pitch 65 for 56; docs/vulkan-notes.md).
+    // padded (H200, pitch 65 for 56; docs/vulkan.md, "Tile shapes and groups").
     using Rows = SessionTuning::WindowRows;
     const bool pad_by_default = b >= 16 || (b == 8 && in.group == 3 && in.max_tile_rows == 0);
     in.pad_window_rows =

@@ -19,7 +19,7 @@ constexpr VkBufferUsageFlags staging_usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
 // partition_search.comp's STRIP: 4 unless the tuning asks for 1..8. At 8 its sixteen 4x4 SADs per
 // candidate spill to local memory (H100: 512 bytes); 4 keeps them in registers, 3.4x faster there
-// (docs/vulkan-notes.md, "The partition kernel's strip").
+// (docs/vulkan.md, "Partitions").
 int partition_strip(const SessionTuning& tuning) {
     if (tuning.partition_strip < 0 || tuning.partition_strip > 8) {
         throw Error(ErrorKind::invalid_argument,
@@ -256,7 +256,7 @@ PairResult VulkanSession::finish(std::size_t index, std::int64_t current_id) {
             pass_seconds_[pass] += seconds(pass, pass + 1);
         // The passes, from the timestamp after the new frames' upload to the last: copies are not the
         // device's compute, and CUDA's events leave them out too (PairResult::device_seconds). At 1080p
-        // the upload was ~30% of a block-32 pair on the H100 (docs/vulkan-notes.md, "Device time").
+        // the upload was ~30% of a block-32 pair on the H100 (docs/vulkan.md, "Sessions and device time").
         result.device_seconds = seconds(1, ticks.size() - 1);
     } else {  // a queue without timestamps: the host's clock, copies and waiting included (an upper bound)
         result.device_seconds =

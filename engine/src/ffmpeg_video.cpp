@@ -2,6 +2,7 @@
 // dropping chroma here avoids converting every pixel format to one of the planar layouts. Damage
 // the decoder conceals and a stream cut short are reported as notices, never passed over.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "video_io.hpp"
 #include "xme/error.hpp"
+#include "xme/params.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -74,6 +76,11 @@ bool luma_is_deep_plane_zero(const AVPixFmtDescriptor* descriptor) {
            luma.depth + luma.shift <= 16 && luma.offset == 0;
 }
 
+// Where FFmpeg cannot open a file or finds no video in it, the file may be raw video misnamed.
+constexpr const char* raw_video_hint =
+    "; raw video is read from a name ending .yuv, .raw or .gray (or from standard input) with --size "
+    "WxH (and --pix-fmt if not yuv420p)";
+
 // Damage notices name frames one by one up to this many; past it they are only counted.
 constexpr int listed_damage_limit = 10;
 
@@ -82,7 +89,14 @@ public:
     explicit FfmpegReader(const std::string& path) : path_(path) {
         detail::route_ffmpeg_log();
         AVFormatContext* opened = nullptr;
-        check(avformat_open_input(&opened, path.c_str(), nullptr, nullptr), "cannot open it with FFmpeg");
+        const int open_code = avformat_open_input(&opened, path.c_str(), nullptr, nullptr);
+        if (open_code < 0 && open_code != AVERROR(ENOENT) && open_code != AVERROR(EACCES)) {
+            // Raw video has no header: FFmpeg finds no container in it, or takes its bytes for another
+            // (MP3 frames, say) and fails. xme reads raw video by its name (video.cpp).
+            throw Error(ErrorKind::bad_input,
+                        path_ + ": cannot open it with FFmpeg: " + av_error_text(open_code) + raw_video_hint);
+        }
+        check(open_code, "cannot open it with FFmpeg");
         format_.reset(opened);
         check(avformat_find_stream_info(format_.get(), nullptr), "cannot read its streams");
         AVStream* stream = select_video_stream();
@@ -101,8 +115,15 @@ public:
 
         info_.width = stream->codecpar->width;
         info_.height = stream->codecpar->height;
-        if (info_.width < 1 || info_.height < 1 || info_.width > detail::max_io_dimension ||
-            info_.height > detail::max_io_dimension) {
+        if (info_.width > detail::max_io_dimension || info_.height > detail::max_io_dimension) {
+            // Larger than xme handles, not damaged: unsupported (exit 4), as README's limits say.
+            throw Error(ErrorKind::unsupported,
+                        path_ + ": video size " + std::to_string(info_.width) + "x" +
+                            std::to_string(info_.height) + " is larger than the frames xme reads (up to " +
+                            std::to_string(detail::max_io_dimension) + ") or estimates (up to " +
+                            std::to_string(max_frame_dimension) + ")");
+        }
+        if (info_.width < 1 || info_.height < 1) {
             throw Error(ErrorKind::bad_input, path_ + ": video size " + std::to_string(info_.width) + "x" +
                                                   std::to_string(info_.height) +
                                                   " is unknown or outside 1.." +
@@ -182,7 +203,7 @@ private:
                 stream->discard = AVDISCARD_ALL;
             }
         }
-        if (!chosen) throw Error(ErrorKind::bad_input, path_ + " has no video stream");
+        if (!chosen) throw Error(ErrorKind::bad_input, path_ + " has no video stream" + raw_video_hint);
         return chosen;
     }
 

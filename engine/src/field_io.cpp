@@ -126,6 +126,7 @@ namespace {
 class FileFieldWriter : public FieldWriter, protected AppendingFile {
 public:
     explicit FileFieldWriter(const std::string& path) : AppendingFile(path) {}
+    void finish(std::int64_t frames) override { finish_frames(frames); }
 };
 
 class CsvFieldWriter final : public FileFieldWriter {
@@ -164,25 +165,14 @@ public:
         // Data first, shape second: if the process dies in between, the file still holds the old
         // shape, and numpy ignores the bytes past it.
         append(data);
-        write_header(rows_ + rows);
-        rows_ += rows;
-        commit();
+        put(header(whole_rows() + rows), 0);
+        commit(rows);
     }
 
 private:
     // The header of an array of `rows` rows.
-    std::string header(std::int64_t rows) const {
+    [[nodiscard]] std::string header(std::int64_t rows) const override {
         return npy_header("<i4", "(" + std::to_string(rows) + ", " + std::to_string(columns_) + ")");
-    }
-    // Rewrites the header in place for `rows` rows.
-    void write_header(std::int64_t rows) { put(header(rows), 0); }
-
-    // The header may have been half rewritten: write the row count of the whole frames again.
-    void rollback() override {
-        try {
-            write_header(rows_);
-        } catch (const Error&) {  // already failing: the first error is the one reported
-        }
     }
 
     // Little-endian whatever the host; a value that int32 cannot hold is an error, never wrapped.
@@ -199,7 +189,6 @@ private:
 
     int columns_;
     FieldLayout layout_;
-    std::int64_t rows_ = 0;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "xme/error.hpp"
+#include "xme/staged_file.hpp"
 #include "xme/video.hpp"
 
 namespace xme {
@@ -112,12 +113,11 @@ public:
                         "cannot write motion fields to " + path_ +
                             ": a .flo file holds one vector per pixel and needs the frames' size");
         }
-        // Found unwritable now, before any work: the file itself, or for a pattern its folder.
+        // Found unwritable now, before any work: the file itself, or for a pattern its folder. Nothing
+        // is created: each file is written beside its name and renamed onto it once whole.
         if (!name_.numbered) {
-            const int fd = ::open(name_.before.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-            if (fd < 0)
-                throw Error(ErrorKind::io, "cannot create " + name_.before + ": " + std::strerror(errno));
-            ::close(fd);
+            if (const int error = staged_write_error(name_.before); error != 0)
+                throw Error(ErrorKind::io, "cannot create " + name_.before + ": " + std::strerror(error));
             return;
         }
         std::string folder = std::filesystem::path(name_.before).parent_path().string();
@@ -128,10 +128,6 @@ public:
         }
     }
 
-    ~FloFieldWriter() override {
-        if (!name_.numbered && written_ < 0)
-            ::unlink(name_.before.c_str());  // no field: no invalid empty file
-    }
     FloFieldWriter(const FloFieldWriter&) = delete;
     FloFieldWriter& operator=(const FloFieldWriter&) = delete;
 
@@ -144,8 +140,7 @@ public:
         }
         check_shape(frame_index, field);
         const std::string path = name_.expand(frame_index);
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (fd < 0) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
+        StagedFile file(path);
         std::string bytes;
         append_le32(bytes, std::bit_cast<std::uint32_t>(flo_magic));
         append_le32(bytes, static_cast<std::uint32_t>(frame_.width));
@@ -164,10 +159,23 @@ public:
                 append_le32(bytes, std::bit_cast<std::uint32_t>(static_cast<float>(motion.mv_y) / 4.0F));
             }
             // Written a few rows at a time: a frame of 16384 x 16384 would take 2 GiB at once.
-            if (bytes.size() >= (std::size_t{1} << 20) || y + 1 == frame_.height) put(fd, path, bytes);
+            if (bytes.size() >= (std::size_t{1} << 20) || y + 1 == frame_.height) put(file, bytes);
         }
-        if (::close(fd) != 0) fail(path, errno);
+        try {
+            file.publish();
+        } catch (const Error& e) {
+            throw Error(ErrorKind::io, std::string(e.what()) + "; the frames before keep their files");
+        }
         written_ = frame_index;
+        files_.push_back(path);
+    }
+
+    void finish(std::int64_t frames) override {
+        // The files of the frames the run's other outputs do not hold.
+        while (frames >= 0 && static_cast<std::int64_t>(files_.size()) > frames) {
+            ::unlink(files_.back().c_str());
+            files_.pop_back();
+        }
     }
 
 private:
@@ -211,32 +219,28 @@ private:
         }
     }
 
-    void put(int fd, const std::string& path, std::string& bytes) const {
+    void put(StagedFile& file, std::string& bytes) const {
         for (std::size_t done = 0; done < bytes.size();) {
-            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            const ssize_t n = ::write(file.descriptor(), bytes.data() + done, bytes.size() - done);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
+                // A half-written .flo is no field: its temporary file goes, the path keeps what it held.
                 const int error = n < 0 ? errno : ENOSPC;
-                ::close(fd);
-                fail(path, error);
+                file.discard();
+                throw Error(ErrorKind::io, "cannot write " + file.path() + ": " + std::strerror(error) +
+                                               "; it is not written (the frames before keep their files)");
             }
             done += static_cast<std::size_t>(n);
         }
         bytes.clear();
     }
 
-    // A half-written .flo is no field: it is removed, and the files of the frames before stay.
-    [[noreturn]] void fail(const std::string& path, int error) const {
-        ::unlink(path.c_str());
-        throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(error) +
-                                       "; it is removed (the frames before keep their files)");
-    }
-
     std::string path_;
     FloName name_;
     FieldLayout layout_;
     LumaSize frame_;
-    std::int64_t written_ = -1;  // the frame index of the field a single file holds; -1: none yet
+    std::int64_t written_ = -1;       // the frame index of the field a single file holds; -1: none yet
+    std::vector<std::string> files_;  // the files written, in order
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Frames of a regular file that sit at known offsets (raw video; Y4M whose FRAME lines carry no
 // parameters), read by several threads ahead of the caller and handed out in order. One thread's copy
 // from the page cache (about 0.45 ms a 1080p luma plane on the GPU machine) limited a whole GPU job;
-// reading frames in parallel scales it with the threads (docs/scheduler-notes.md, issue 16).
+// reading frames in parallel scales it with the threads (docs/scheduler.md, "Reading").
 #pragma once
 
 #include <condition_variable>
@@ -49,7 +49,7 @@ public:
 // Threads for reading ahead by default: none on small machines (the scheduler's own reader thread
 // already overlaps reading with the devices), half the cores up to 8 on larger ones: on the 16-core
 // H100 machine 4 threads read 1080p luma at ~9,500 frames/s, below the GPU's ~11,200 pairs/s, and 8 at
-// 12,300-14,000 (docs/scheduler-notes.md, step 7).
+// 12,300-14,000 (docs/scheduler.md, "Why: the measurements").
 [[nodiscard]] int default_read_threads();
 
 class FramePrefetcher {

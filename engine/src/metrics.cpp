@@ -75,8 +75,8 @@ FrameMetrics measure_frame(PlaneView reference, PlaneView current, const MotionF
     // One pass over the blocks (and macroblocks) for the rate, the cost, the candidates and the modes: a
     // whole job's delivery thread runs this for every pair, where a 1080p field arrives from another
     // thread's cache, and a pass per figure made the metrics most of the host-bound jobs' delivery
-    // (docs/scheduler-notes.md). The spatial predictor, a median of final vectors, is the reference's;
-    // the others are zero or the previous pair's vector, read in the pass.
+    // (docs/scheduler.md, "Delivery and metrics"). The spatial predictor, a median of final vectors, is
+    // the reference's; the others are zero or the previous pair's vector, read in the pass.
     FrameMetrics metrics;
     metrics.cost_kind = field.cost_kind;
     const std::vector<MotionVector> spatial = params.predictor == Predictor::spatial

@@ -75,21 +75,15 @@ public:
         }
         // Data first, shape second, as the vectors' .npy: a crash in between leaves the old count.
         append(data);
-        put(header(records_ + records), 0);
-        records_ += records;
-        commit();
+        put(header(whole_rows() + records), 0);
+        commit(records);
     }
+
+    void finish(std::int64_t frames) override { finish_frames(frames); }
 
 private:
-    [[nodiscard]] static std::string header(std::int64_t records) {
+    [[nodiscard]] std::string header(std::int64_t records) const override {
         return npy_header(mvs_record_descr(), "(" + std::to_string(records) + ",)", header_bytes);
-    }
-
-    void rollback() override {
-        try {
-            put(header(records_), 0);
-        } catch (const Error&) {  // already failing: the first error is the one reported
-        }
     }
 
     void check_shape(std::int64_t frame_index, const MotionField& field) const {
@@ -113,7 +107,6 @@ private:
     }
 
     FieldLayout layout_;
-    std::int64_t records_ = 0;
 };
 
 }  // namespace

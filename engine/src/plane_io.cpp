@@ -28,28 +28,22 @@ public:
             data += static_cast<char>(bits & 0xff);
             data += static_cast<char>(bits >> 8);
         }
-        // Data first, shape second, as the motion-field files.
+        // Data first, shape second, as the motion-field files; a plane is one row of the stack.
         append(data);
-        put(header(frames_ + 1), 0);
-        ++frames_;
-        commit();
+        put(header(whole_rows() + 1), 0);
+        commit(1);
     }
 
+    void finish(std::int64_t frames) override { finish_frames(frames); }
+
 private:
-    [[nodiscard]] std::string header(std::int64_t frames) const {
+    [[nodiscard]] std::string header(std::int64_t frames) const override {
         return npy_header("<i2", "(" + std::to_string(frames) + ", " + std::to_string(height_) + ", " +
                                      std::to_string(width_) + ")");
-    }
-    void rollback() override {
-        try {
-            put(header(frames_), 0);
-        } catch (const Error&) {  // already failing: the first error is the one reported
-        }
     }
 
     int width_;
     int height_;
-    std::int64_t frames_ = 0;
 };
 
 }  // namespace

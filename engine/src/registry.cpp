@@ -75,6 +75,34 @@ std::string Registry::best_device_name(std::string* reason) {
     return best->name;
 }
 
+void Registry::refuse_absent_index(std::string_view name) {
+    // "cuda:0" names a device of a known family by its index: where the family has no such device
+    // (not built, no driver, fewer devices) the device is unavailable (exit 5, as "cuda" alone is),
+    // not unknown. Names without an index ("cpu:0": the CPU's device is "cpu") stay unknown.
+    const std::size_t colon = name.find(':');
+    if (colon == std::string_view::npos || colon + 1 == name.size() ||
+        name.find_first_not_of("0123456789", colon + 1) != std::string_view::npos)
+        return;
+    const std::string family = family_of(name);
+    const DeviceInfo* family_entry = nullptr;
+    std::string indexed;
+    for (const auto& info : devices()) {
+        if (info.backend != family) continue;
+        if (info.name == family)
+            family_entry = &info;
+        else
+            indexed += (indexed.empty() ? "" : ", ") + info.name;
+    }
+    if (family_entry != nullptr && !family_entry->available) {
+        throw Error(ErrorKind::device,
+                    "device " + std::string(name) + " is unavailable: " + family_entry->unavailable_reason);
+    }
+    if (!indexed.empty()) {
+        throw Error(ErrorKind::device, "device " + std::string(name) + " is unavailable: this machine's " +
+                                           family + " devices are " + indexed + " (xme devices says more)");
+    }
+}
+
 std::unique_ptr<Device> Registry::open(std::string_view name) {
     if (name == "auto") return open(best_device_name());
     std::string listing;
@@ -87,6 +115,7 @@ std::unique_ptr<Device> Registry::open(std::string_view name) {
         if (exact) break;
     }
     if (match == nullptr) {
+        refuse_absent_index(name);
         throw Error(ErrorKind::invalid_argument, "unknown device '" + std::string(name) +
                                                      "'; the devices are" + listing +
                                                      " (xme devices says more)");

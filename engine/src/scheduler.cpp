@@ -189,8 +189,9 @@ void Scheduler::run(const std::function<std::optional<Frame>()>& next_frame, std
     // Frames read ahead: enough to keep every device busy (its pairs in flight, and as many again
     // queued under split) and no more. More frames in flight are colder in the caches when a device
     // uploads them and delivery measures them: on the H100 machine a window of 128 1080p frames took a
-    // job 1.2-1.5x the time of 6 (docs/scheduler-notes.md). Under split a slow device's pair does not
-    // hold the fast ones back for long either way: once idle, they compute it too (backup_for).
+    // job 1.2-1.5x the time of 6 (docs/scheduler.md, "Pairs in flight and the read-ahead window"). Under
+    // split a slow device's pair does not hold the fast ones back for long either way: once idle, they
+    // compute it too (backup_for).
     const auto in_flight = static_cast<std::int64_t>(devices_.size()) * options_.pairs_in_flight;
     const std::int64_t window = options_.policy == Policy::split ? 4 * in_flight : 2 * in_flight + 2;
 

@@ -51,7 +51,7 @@ constexpr double first_remeasure_seconds = 0.1;
 // split: it is not measured again after idling, and one on the host's cores takes no pair after a first
 // that slow. Each pair a CPU beside a GPU (~70-160 times slower at 1080p) computed held cores that the
 // GPU's reader, delivery and worker needed: such splits ran at 0.69-0.90x of the GPU alone on two
-// H200s' host, 0.81-0.84x while the CPU was measured again (docs/scheduler-notes.md).
+// H200s' host, 0.81-0.84x while the CPU was measured again (docs/scheduler.md, "Split: who takes a pair").
 constexpr double far_slower_ratio = 50;
 
 std::string seconds_text(double seconds) {

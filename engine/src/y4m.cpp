@@ -9,6 +9,8 @@
 
 #include "packed_frames_reader.hpp"
 #include "xme/error.hpp"
+#include "xme/params.hpp"
+#include "xme/staged_file.hpp"
 
 namespace xme {
 namespace {
@@ -199,9 +201,15 @@ private:
     bool parse_dimension(const std::string& tag, std::string_view value, int& size) const {
         const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos;
         if (!digits) return false;
-        if (!parse_int(value, size) || size < 1 || size > detail::max_io_dimension) {
-            bad_header(tag + " is outside 1.." + std::to_string(detail::max_io_dimension));
+        if (!parse_int(value, size) || size > detail::max_io_dimension) {
+            // A size, only one larger than any xme handles: unsupported (exit 4), as a 20000 that the
+            // reader takes and the CLI then refuses (README, `xme estimate`'s input).
+            throw Error(ErrorKind::unsupported,
+                        path_ + ": " + tag + " is larger than the frames xme reads (up to " +
+                            std::to_string(detail::max_io_dimension) + ") or estimates (up to " +
+                            std::to_string(max_frame_dimension) + ", in width and height)");
         }
+        if (size < 1) bad_header(tag + " is outside 1.." + std::to_string(detail::max_io_dimension));
         return true;
     }
 
@@ -278,21 +286,33 @@ Y4mWriter::Y4mWriter(const std::string& path, int width, int height, ChromaForma
                                                      " and rate " + std::to_string(fps_num) + "/" +
                                                      std::to_string(fps_den) + " must be positive");
     }
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) throw Error(ErrorKind::io, "cannot create " + path + ": " + std::strerror(errno));
+    file_ = std::make_unique<StagedFile>(path);
     const std::string header = std::string(magic) + "W" + std::to_string(width) + " H" +
                                std::to_string(height) + " F" + std::to_string(fps_num) + ":" +
                                std::to_string(fps_den) + " Ip A1:1 C" + tag_for(chroma) + "\n";
-    if (std::fwrite(header.data(), 1, header.size(), file_) != header.size() || std::fflush(file_) != 0) {
-        const int error = errno;
-        std::fclose(file_);
+    if (const int error = put(header); error != 0)
         throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(error));
-    }
-    whole_bytes_ = static_cast<long>(header.size());
+    header_bytes_ = static_cast<std::int64_t>(header.size());
+    const auto chroma_bytes =
+        static_cast<std::int64_t>(chroma_width(chroma, width)) * chroma_height(chroma, height);
+    frame_bytes_ = 6 + std::int64_t{width} * height + 2 * chroma_bytes;  // "FRAME\n" and the planes
 }
 
 Y4mWriter::~Y4mWriter() {
-    if (file_) std::fclose(file_);  // every frame was already flushed and checked in write()
+    try {
+        finish(-1);
+    } catch (const Error&) {  // a destructor reports nothing: finish() is where this is reported
+    }
+}
+
+int Y4mWriter::put(std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t written = ::write(file_->descriptor(), bytes.data(), bytes.size());
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return written < 0 ? errno : ENOSPC;
+        bytes.remove_prefix(static_cast<std::size_t>(written));
+    }
+    return 0;
 }
 
 void Y4mWriter::write(const Frame& frame) {
@@ -305,30 +325,41 @@ void Y4mWriter::write(const Frame& frame) {
                         " " + to_string(frame.chroma) + " frame to " + path_ + ", which holds " +
                         std::to_string(width_) + "x" + std::to_string(height_) + " " + to_string(chroma_));
     }
-    if (file_ == nullptr) {
+    if (failed_ || file_->descriptor() < 0) {
         throw Error(ErrorKind::io, "cannot write " + path_ +
                                        ": an earlier write failed; it keeps the frames "
                                        "written before");
     }
-    long bytes = 6;
-    bool ok = std::fputs("FRAME\n", file_) >= 0;
+    // Written with plain calls (no stdio buffer), so that a full disk is an error here, not a silently
+    // short file at close. The part of the frame that was written is cut off again, so that the file
+    // keeps whole frames, as the motion-field files do.
+    int error = put("FRAME\n");
     for (const Plane* plane : {&frame.luma, &frame.cb, &frame.cr}) {
-        if (plane->empty()) continue;
-        ok = ok && std::fwrite(plane->data(), 1, plane->size_bytes(), file_) == plane->size_bytes();
-        bytes += static_cast<long>(plane->size_bytes());
+        if (error != 0 || plane->empty()) continue;
+        error = put({reinterpret_cast<const char*>(plane->data()), plane->size_bytes()});
     }
-    // Flushing per frame makes a full disk an error here, not a silently short file at close. The part
-    // of the frame that was written is cut off again (the stream, whose buffer may still hold the rest,
-    // is closed first), so that the file keeps whole frames, as the motion-field files do.
-    if (!ok || std::fflush(file_) != 0) {
-        const int error = errno;
-        std::fclose(file_);
-        file_ = nullptr;
-        static_cast<void>(::truncate(path_.c_str(), whole_bytes_));
+    if (error != 0) {
+        failed_ = true;
+        static_cast<void>(::ftruncate(file_->descriptor(), header_bytes_ + frames_ * frame_bytes_));
         throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(error) +
                                        "; it keeps the frames written before");
     }
-    whole_bytes_ += bytes;
+    ++frames_;
+}
+
+void Y4mWriter::finish(std::int64_t frames) {
+    if (file_->descriptor() < 0) return;
+    if (frames >= 0 && frames < frames_) {
+        // A device written in place (/dev/null) has no length to cut.
+        if (::ftruncate(file_->descriptor(), header_bytes_ + frames * frame_bytes_) != 0 &&
+            !file_->in_place()) {
+            const int error = errno;
+            file_->discard();
+            throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(error));
+        }
+        frames_ = frames;
+    }
+    file_->publish();
 }
 
 }  // namespace xme

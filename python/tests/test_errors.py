@@ -47,6 +47,42 @@ class Errors(unittest.TestCase):
         self.assert_error(xme.InvalidArgument, "is a float",
                           lambda: xme.estimate(self.frame, self.frame, range=2.5))
 
+    def test_numbers_out_of_range_name_the_range(self):
+        """Every numeric keyword is checked as the CLI's option is: the message names the range."""
+        generator = rng(self.id())
+        cases = {"range": (0, 4095), "lambda_": (0, 65535), "qp": (0, 51), "refresh": (0, 2**31 - 1),
+                 "threads": (0, 1024)}
+        for key, (low, high) in cases.items():
+            for value in (high + int(generator.integers(1, 2**40)), low - int(generator.integers(1, 2**40)),
+                          2**int(generator.integers(64, 200))):
+                with self.subTest(key=key, value=value):
+                    self.assert_error(xme.InvalidArgument, f"{key}={value} is not in {low}..{high}",
+                                      lambda: xme.estimate(self.frame, self.frame, **{key: value}))
+        self.assert_error(xme.InvalidArgument, "block=True is a bool: give an int among 4, 8, 16 and 32",
+                          lambda: xme.estimate(self.frame, self.frame, block=True))
+        self.assert_error(xme.InvalidArgument, "range='8' is a str: give an int in 0..4095",
+                          lambda: xme.Estimator(range="8"))
+        block = int(generator.choice([5, 6, 7, 12, 24, 31]))
+        self.assert_error(xme.InvalidArgument, f"block={block} is not among 4, 8, 16 and 32",
+                          lambda: xme.compare(self.frame, self.frame, block=block))
+        # numpy's integers are ints.
+        field = xme.estimate(self.frame, self.frame, device="cpu", block=numpy.int16(8), range=numpy.uint8(2))
+        self.assertEqual(field.block_size, 8)
+
+    def test_a_closed_estimator_raises_on_use(self):
+        estimator = xme.Estimator(device="cpu", range=2)
+        estimator.feed(self.frame)
+        estimator.close()
+        self.assert_error(xme.InvalidArgument, "feed() on a closed Estimator", lambda: estimator.feed(self.frame))
+        self.assert_error(xme.InvalidArgument, "finish() on a closed Estimator", estimator.finish)
+        with xme.Estimator(device="cpu") as estimator:
+            estimator.feed(self.frame)
+        self.assert_error(xme.InvalidArgument, "closed", estimator.finish)
+        finished = xme.Estimator(device="cpu")
+        finished.feed(self.frame)
+        finished.finish()
+        self.assertEqual(finished.finish(), [])  # finishing twice is not closing
+
     def test_unknown_device(self):
         self.assert_error(xme.InvalidArgument, "unknown device 'gpu7'",
                           lambda: xme.estimate(self.frame, self.frame, device="gpu7"))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16 on the H100 machine: one GPU's whole job on a long 1080p input against the device's own time
-# in the same job (docs/scheduler-notes.md, "three pairs in flight"). The testsrc2 clip (carried gzipped
+# in the same job (docs/scheduler.md, "Pairs in flight and the read-ahead window"). The testsrc2 clip
+# (carried gzipped
 # in .device/clips) is rewritten as luma-only Y4M (Cmono: 2 MB a frame, what the job reads of a C420 clip)
 # and looped to as many frames as the disk holds (at most LOOPS x 120); then ROUNDS jobs of `xme estimate
 # --block 16 --range 16 --backend DEVICE`, each on the first 7,680 frames and on all of them.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 16 on the GPU machine: where a whole job's time goes (docs/scheduler-notes.md).
+# Issue 16 on the GPU machine: where a whole job's time goes
+# (docs/scheduler.md, "The pipeline: reading, devices, delivery").
 #   bench: each CUDA device alone and split, 1080p block 16, ranges 16 and 64, 200 pairs;
 #   estimate: a 1080p Y4M made of testsrc2 (carried gzipped in .device/clips, looped to LOOPS x 120
 #   frames) through the scheduler, with the JSON's stages.

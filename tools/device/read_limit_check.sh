@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16 on the GPU machine: a long whole job against the input's own limit (docs/scheduler-notes.md).
+# Issue 16 on the GPU machine: a long whole job against the input's own limit (docs/scheduler.md, "Reading").
 #   Makes a 1080p Y4M of LOOPS x 120 frames (testsrc2, carried gzipped in .device/clips), then for each
 #   T in THREADS: reading the luma planes alone with T threads (pread into reused buffers, no device:
 #   the input's limit), and `xme estimate --backend DEVICE --read-threads T` twice, with the JSON's stages.

@@ -2,7 +2,8 @@
 // them (the Vulkan driver shows no machine code) and to time them next to vabsdiff4. Standalone:
 //   nvcc -O3 -arch=sm_90 -o /tmp/sad_forms tools/device/sad_forms.cu && /tmp/sad_forms
 //   cuobjdump -sass /tmp/sad_forms | grep -E 'Function|HADD2|HFMA2|FADD|IABS|VABSDIFF4'
-// Prints pixel differences per second for each form (docs/vulkan-notes.md has the H100's).
+// Prints pixel differences per second for each form (docs/vulkan.md, "Why: the measurements", has the
+// H100's).
 #include <cuda_fp16.h>
 #include <cstdio>
 #include <cstdint>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16 on a machine with two GPUs: whole jobs on each GPU alone and split over both, three runs
-# per range (docs/scheduler-notes.md). Carry [".device"]; run as: export OUT; tools/device/split_check.sh
+# per range (docs/scheduler.md, "Split: who takes a pair"). Carry [".device"]; run as: export OUT;
+# tools/device/split_check.sh
 set -uo pipefail
 export XME_BUILD=${XME_BUILD:-build/device}
 source tools/device/build_on_device.sh || { tail -30 "$OUT/build.log"; exit 1; }

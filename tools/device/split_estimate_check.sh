@@ -2,7 +2,7 @@
 # Issue 16 on a machine with two GPUs: whole `xme estimate` jobs of a 1080p Y4M (testsrc2, carried gzipped
 # in .device/clips, as luma-only Y4M looped to LOOPS x 120 frames: 160 fill 40 GB), each GPU alone and both
 # under --policy split, REPS rounds, for fs at ranges 16 and 64, fs+qpel at 16 and 64, the 41 partitions
-# at 32 and 64 (docs/scheduler-notes.md).
+# at 32 and 64 (docs/scheduler.md, "Why: the measurements").
 # Carry [".device"]; run on nvidia-h200-x2 as: export OUT; tools/device/split_estimate_check.sh [LOOPS] [REPS]
 # [PATTERN] (only the chains whose name matches the grep pattern, e.g. 'fs r'). DEVICES="cpu cuda:0" on
 # a one-GPU machine measures CPU plus GPU the same way (default: "cuda:0 cuda:1"), ALONE="cuda:0" runs only

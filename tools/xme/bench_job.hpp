@@ -30,12 +30,12 @@ struct BenchSettings {
     // Times the whole matrix is measured, each round every cell once in the same order; a row is the
     // round of median device frames/s (of an even count, the faster middle one), with the slowest and
     // fastest beside it. On shared machines one cell's runs spread by 30% or more between minutes (the
-    // dev machine's tz: 360-1,820 frames/s in three runs of one minute; docs/search-notes.md), so ratios
+    // dev machine's tz: 360-1,820 frames/s in three runs of one minute; docs/cpu.md, "Measuring"), so ratios
     // between cells of one round-robin are worth more than any single run.
     int rounds = 1;
     // Seconds each cell's device works before its pairs are timed: a GPU raises its clocks only after
     // about a second of work (an idle H100 runs at 345 MHz and took 0.3-1.5 s to reach its 1980 MHz;
-    // docs/vulkan-notes.md, "Warm-up"). At least one pair either way: allocation, first upload.
+    // docs/vulkan.md, "Measuring"). At least one pair either way: allocation, first upload.
     double warm_up_seconds = 1.0;
     int threads = 0;
     bool sad_peak = true;

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
+#include "output_paths.hpp"
 #include "xme/error.hpp"
 #include "xme/macroblock.hpp"
 #include "xme/video.hpp"
@@ -198,19 +199,17 @@ Command add_bench_command(CLI::App& app) {
                     "Variants, comma-separated: each device runs those it has, or its default (default: all)")
         ->each(note_empty(options->empty_values, "--variants"));
     add_chain_options(*cmd, options->chain, true);
-    auto* blocks = cmd->add_option("--blocks", s.blocks,
-                                   "Block sizes (comma-separated; 16 alone for the partitions of SPEC §9)")
-                       ->delimiter(',')
-                       ->capture_default_str();
-    cmd->add_option("--ranges", s.ranges, "Search ranges (comma-separated)")
-        ->delimiter(',')
-        ->capture_default_str();
-    auto* sizes =
-        cmd->add_option("--sizes", options->sizes,
-                        "Frame sizes WIDTHxHEIGHT (comma-separated; with INPUT, default its own size; "
-                        "other sizes extend its frames by edge replication or crop them)")
-            ->delimiter(',')
-            ->capture_default_str();
+    auto* blocks = add_list_option(*cmd, "--blocks", s.blocks,
+                                   "Block sizes (comma-separated; 16 alone for the partitions of SPEC §9)",
+                                   whole_number_among({4, 8, 16, 32}))
+                       ->default_str("8,16");
+    add_list_option(*cmd, "--ranges", s.ranges, "Search ranges (comma-separated)",
+                    whole_number_from(0, max_search_range))
+        ->default_str("16");
+    auto* sizes = add_list_option(*cmd, "--sizes", options->sizes,
+                                  "Frame sizes WIDTHxHEIGHT (comma-separated; with INPUT, default its own "
+                                  "size; other sizes extend its frames by edge replication or crop them)")
+                      ->default_str("1280x720,1920x1080");
     cmd->add_option("--border", options->border, "pad or restrict")->capture_default_str();
     // Bounded: each cell's frames are made at once (pairs + 2 of them), and near INT_MAX that count
     // overflowed (a segmentation fault).
@@ -227,7 +226,7 @@ Command add_bench_command(CLI::App& app) {
         ->check(seconds_up_to(60))
         ->capture_default_str();
     cmd->add_option("--threads", s.threads, "Host threads for the CPU backend (default: all)")
-        ->check(whole_number_from(0));
+        ->check(host_threads(max_host_threads));
     cmd->add_flag("!--no-sad-peak", s.sad_peak, "Skip the SAD-instruction peak microbenchmarks");
     cmd->add_flag(
         "--split", s.split,
@@ -252,6 +251,10 @@ Command add_bench_command(CLI::App& app) {
     return {
         cmd, [options, sizes, blocks] {
             refuse_empty_values(options->empty_values);
+            check_output_paths({{"the input video", options->settings.input, true}},
+                               {{"--csv", options->csv},
+                                {"--json", options->json},
+                                {"--chart", options->chart}});
             auto& settings = options->settings;
             check_thread_count(settings.threads, "--threads");
             if (!options->backends.empty()) settings.devices = split_list(options->backends, "--backends");

@@ -25,7 +25,7 @@ Command add_compare_command(CLI::App& app) {
     cmd->add_option("--disagreement", *disagreement,
                     "A PNG of the first frame where the first two devices disagree, those blocks in red");
     return {cmd, [options, disagreement] {
-                EstimateSettings settings = settings_from(*options);
+                EstimateSettings settings = settings_from(*options, {"--disagreement", *disagreement});
                 if (settings.policy != Policy::mirror) {
                     throw Error(ErrorKind::invalid_argument, "xme compare runs with --policy mirror");
                 }

@@ -12,6 +12,7 @@
 #include "draw_field.hpp"
 #include "field_file.hpp"
 #include "job_options.hpp"
+#include "output_paths.hpp"
 #include "picture_output.hpp"
 #include "xme/error.hpp"
 #include "xme/video.hpp"
@@ -96,6 +97,8 @@ private:
 }
 
 int run_draw(const DrawCommandOptions& o) {
+    check_output_paths({{"the input video", o.input, true}, {"the --vectors file", o.vectors}},
+                       {{"-o", o.output}});
     if (!pictures_available()) {
         throw Error(
             ErrorKind::unsupported,
@@ -117,6 +120,12 @@ int run_draw(const DrawCommandOptions& o) {
                                                      " has one row per block, no partitions; estimate with "
                                                      "--partitions all to draw them");
     }
+    // The video first: its size bounds the rows a frame of the file may hold, as they are read.
+    set_ffmpeg_log(o.quiet ? FfmpegLog::errors : FfmpegLog::warnings);
+    auto reader = open_video(o.input, raw);
+    const VideoInfo video = reader->info();
+    check_frame_dimensions(o.input, video);
+    file.limit_rows_to_picture(video.width, video.height, o.input);
     FrameSelection selection(file, o);
     std::optional<FieldFrame> field = selection.next();
     if (!field) throw Error(ErrorKind::bad_input, o.vectors + " holds no frame's vectors");
@@ -129,10 +138,6 @@ int run_draw(const DrawCommandOptions& o) {
                 "): choose one with --pair FRAME, or name a pattern such as frames_%04d.png or a video");
     }
 
-    set_ffmpeg_log(o.quiet ? FfmpegLog::errors : FfmpegLog::warnings);
-    auto reader = open_video(o.input, raw);
-    const VideoInfo video = reader->info();
-    check_frame_dimensions(o.input, video);
     int block_size = block_size_of(file, *field, video.width, video.height, o.input);  // before any output
     auto writer = open_picture_writer(target, video.width, video.height, video.fps_num, video.fps_den, first);
 
@@ -187,7 +192,8 @@ Command add_draw_command(CLI::App& app) {
            "--flow-max", o->flow_max,
            "Vector length in pixels drawn fully saturated (--style flow); default: the frame's longest")
         ->check(number_above_zero());
-    cmd->add_option("--pair", o->pair, "Draw only this frame (the `frame` column: the pair's current frame)");
+    cmd->add_option("--pair", o->pair, "Draw only this frame (the `frame` column: the pair's current frame)")
+        ->check(whole_number_from(1));
     cmd->add_option("--pairs", o->pairs, "Draw only the first N pairs of the file")
         ->check(whole_number_from(1));
     cmd->add_option("--size", o->size, "Frame size of raw input, WIDTHxHEIGHT");

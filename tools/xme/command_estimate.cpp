@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "job_options.hpp"
 #include "pair_drawer.hpp"
 
@@ -23,7 +24,9 @@ Command add_estimate_command(CLI::App& app) {
                   "Read the frames as the job would (same reader, --read-threads, the device's memory) and "
                   "estimate nothing: frames/s and GB/s of the input alone, the pace no job on it can pass");
     return {cmd, [options, draw, read_only] {
-                EstimateSettings settings = settings_from(*options);
+                // Around the drawer too: a signal while it ends its video stops nothing half way.
+                const StopBetweenPairs stop_between_pairs;
+                EstimateSettings settings = settings_from(*options, {"--draw", *draw});
                 settings.read_only = *read_only;
                 std::optional<PairDrawer> drawer;
                 if (!draw->empty()) {

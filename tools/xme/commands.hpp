@@ -19,6 +19,10 @@ Command add_compare_command(CLI::App& app);
 Command add_draw_command(CLI::App& app);
 Command add_version_command(CLI::App& app);
 
+// Parses and runs an `xme` command line (argv[0] is the program); returns its exit code (README, exit
+// codes). A signal that ended a run ends the process as that signal (interrupt.hpp).
+[[nodiscard]] int run_command_line(int argc, char** argv);
+
 // "xme VERSION", the backends in this build and those left out (with why), the inputs it reads.
 [[nodiscard]] std::string version_text();
 

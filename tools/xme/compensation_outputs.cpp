@@ -1,6 +1,7 @@
 #include "compensation_outputs.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "xme/error.hpp"
 
@@ -57,6 +58,23 @@ void CompensationOutputs::write(const CompensatedFrame& frame) {
         residual_view_->write(gray_frame(std::move(view)));
     }
     if (coefficients_ && frame.coefficients) coefficients_->write(*frame.coefficients);
+}
+
+void CompensationOutputs::finish(std::int64_t frames) {
+    std::optional<Error> first;
+    auto attempt = [&](auto& writer) {
+        if (!writer) return;
+        try {
+            writer->finish(frames);
+        } catch (const Error& e) {
+            if (!first) first = e;
+        }
+    };
+    attempt(prediction_);
+    attempt(residual_view_);
+    attempt(residual_);
+    attempt(coefficients_);
+    if (first) throw *first;
 }
 
 }  // namespace xme::cli

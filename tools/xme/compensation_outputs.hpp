@@ -1,6 +1,6 @@
 // `--prediction`, `--residual` and `--coefficients`: the per-pair planes of SPEC §12-§13 written as the
-// run goes, each file valid after every pair. All are opened before the run, so a bad path or
-// extension is reported at once.
+// run goes, to temporary files renamed onto their paths when it ends (xme/staged_file.hpp). All are
+// opened before the run, so a bad path or extension is reported at once.
 #pragma once
 
 #include <memory>
@@ -28,6 +28,9 @@ public:
     // that cannot be created.
     CompensationOutputs(const CompensationPaths& paths, int width, int height);
     void write(const CompensatedFrame& frame);
+    // Keeps the first `frames` pairs in every file and renames them onto their paths (all are tried;
+    // the first error is thrown).
+    void finish(std::int64_t frames);
 
 private:
     std::unique_ptr<Y4mWriter> prediction_;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 
 #include "estimate_report_json.hpp"
+#include "interrupt.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
 #include "progress.hpp"
@@ -16,6 +18,7 @@
 #include "xme/field_io.hpp"
 #include "xme/mvs_io.hpp"
 #include "xme/params.hpp"
+#include "xme/staged_file.hpp"
 
 namespace xme::cli {
 namespace {
@@ -66,6 +69,23 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
 // One rule wherever it is found (from the header's frame count, while skipping --start frames, or
 // after reading): a run with no frame pair is an error, exit 3, naming the count and --start.
 [[noreturn]] void throw_no_pair(const EstimateSettings& settings, std::int64_t frame_count) {
+    // A raw file smaller than one frame: the likelier mistake is --size (or --pix-fmt), not the file.
+    const std::string ext = settings.input == "-" ? "" : lowercase_extension(settings.input);
+    std::error_code size_error;
+    const auto bytes = ext == ".yuv" || ext == ".raw" || ext == ".gray"
+                           ? std::filesystem::file_size(settings.input, size_error)
+                           : 0;
+    if (frame_count == 0 && settings.raw.width > 0 && !size_error && bytes > 0) {
+        const RawVideoOptions& raw = settings.raw;
+        const std::int64_t frame_bytes =
+            std::int64_t{raw.width} * raw.height +
+            2 * std::int64_t{chroma_width(raw.chroma, raw.width)} * chroma_height(raw.chroma, raw.height);
+        throw Error(ErrorKind::bad_input, settings.input + " holds " + std::to_string(bytes) +
+                                              " bytes, less than one " + std::to_string(raw.width) + "x" +
+                                              std::to_string(raw.height) + " " + to_string(raw.chroma) +
+                                              " frame (" + std::to_string(frame_bytes) +
+                                              " bytes): check --size (and --pix-fmt)");
+    }
     std::string message = input_name(settings.input) + " has " + std::to_string(frame_count) + " frame(s)";
     if (settings.start > 0) {
         message += " and --start " + std::to_string(settings.start) + " leaves " +
@@ -141,6 +161,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     std::int64_t frames_got = 0;  // frames_read, less the call that found the end
     auto next_frame = [&]() -> std::optional<Frame> {
         if (settings.frames >= 0 && frames_read >= settings.frames) return std::nullopt;
+        if (interrupt_signal() != 0) return std::nullopt;  // stopped between pairs: no more input
         ++frames_read;
         std::optional<Frame> frame = reader.read_frame();
         take_reader_notices(reader, report, frames_lost);
@@ -151,10 +172,11 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     std::optional<MotionField> temporal_predictors;  // the pair before's field, for its rate bits
     std::vector<MotionField> mirrored_before;        // under mirror: each device's field of the pair before
     auto deliver = [&](ScheduledPair&& pair) {
+        // Stopped by a signal: the pairs still in flight are dropped, so that the run ends soon.
+        if (interrupt_signal() != 0) return;
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
         if (mvs_writer) mvs_writer->write(pair.frame, field);
-        if (settings.on_pair) settings.on_pair(pair, report.video);
         FrameRecord record;
         record.frame = pair.frame;
         const MotionField* previous =
@@ -179,14 +201,48 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
             record.devices.push_back(result.device);
             record.device_seconds.push_back(result.result.device_seconds);
         }
+        // The pictures last: one that fails leaves no pair in them that the files above keep, and
+        // the pair is not in the summary (a picture file cannot be cut back as the streams are).
+        if (settings.on_pair) settings.on_pair(pair, report.video);
         report.frames.push_back(std::move(record));
         if (settings.policy == Policy::mirror)
             check_mirror(pair, settings.session.params, report, mirrored_before);
         progress.frame_done();
     };
     auto notice = [&](const std::string& text) { add_notice(report, text); };
-    scheduler.run(next_frame, settings.start, deliver, notice);
-    if (report.frames.empty() && frames_got < 2) throw_no_pair(settings, settings.start + frames_got);
+    // Every file ends with the pairs all of them hold (those in the summary): a write that failed
+    // mid-pair left the files written before it one pair ahead.
+    auto finish_outputs = [&] {
+        const auto pairs = static_cast<std::int64_t>(report.frames.size());
+        // The old summary describes files about to be replaced: it goes now, and the new one is written
+        // after them (a run killed in between leaves no summary rather than a wrong one).
+        if (!settings.json.empty() && settings.json != "-")
+            static_cast<void>(remove_replaceable_file(settings.json));
+        std::optional<Error> first;
+        auto attempt = [&](auto&& finish) {
+            try {
+                finish();
+            } catch (const Error& e) {
+                if (!first) first = e;
+            }
+        };
+        if (writer) attempt([&] { writer->finish(pairs); });
+        if (mvs_writer) attempt([&] { mvs_writer->finish(pairs); });
+        if (planes) attempt([&] { planes->finish(pairs); });
+        if (first) throw *first;
+    };
+    try {
+        scheduler.run(next_frame, settings.start, deliver, notice);
+    } catch (...) {
+        try {
+            finish_outputs();
+        } catch (const Error&) {  // the error that ended the run is the one reported
+        }
+        throw;
+    }
+    finish_outputs();
+    if (report.frames.empty() && frames_got < 2 && interrupt_signal() == 0)
+        throw_no_pair(settings, settings.start + frames_got);
 }
 
 // --read-only: every frame read and dropped at once (back to the devices' memory), timed from the first
@@ -199,7 +255,7 @@ void read_frames_only(const EstimateSettings& settings, VideoReader& reader, Est
     const auto count_time = [&] {
         figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    while (settings.frames < 0 || figures.frames < settings.frames) {
+    while ((settings.frames < 0 || figures.frames < settings.frames) && interrupt_signal() == 0) {
         std::optional<Frame> frame;
         try {
             frame = reader.read_frame();
@@ -243,6 +299,7 @@ bool EstimateReport::all_agree() const {
 }
 
 EstimateReport run_estimate(const EstimateSettings& settings) {
+    const StopBetweenPairs stop_between_pairs;  // SIGINT and SIGTERM end the run whole
     const auto start = std::chrono::steady_clock::now();
     EstimateReport report;
     set_ffmpeg_log(settings.verbose ? FfmpegLog::verbose
@@ -302,8 +359,15 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         for (const FrameRecord& record : report.frames) comparisons += record.comparisons;
         report.comparisons_per_pair = comparisons / std::max<std::uint64_t>(1, report.frames.size());
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (const int signal = interrupt_signal(); signal != 0) report.interrupted = signal_name(signal);
         if (!settings.json.empty()) {
-            write_report_json(report, settings);
+            try {
+                write_report_json(report, settings);
+            } catch (const Error&) {
+                // An old summary there would contradict the files this run wrote.
+                if (settings.json != "-") static_cast<void>(remove_replaceable_file(settings.json));
+                throw;
+            }
             json_output.keep();
         }
     };
@@ -327,6 +391,15 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         report.error = e.what();
         finish();
         throw;
+    }
+    if (const int signal = interrupt_signal(); signal != 0) {
+        const std::string done = report.read_only
+                                     ? std::to_string(report.read_only->frames) + " frame(s) read"
+                                     : std::to_string(report.frames.size()) + " pair(s)";
+        report.error = "interrupted by " + signal_name(signal) + " after " + done;
+        finish();
+        throw Interrupted(signal,
+                          *report.error + (report.read_only ? "" : "; every output holds those pairs"));
     }
     finish();
     return report;

@@ -85,13 +85,16 @@ struct EstimateReport {
     double convert_seconds = 0;  // of host_times.read_seconds: converting decoded pictures to luma
     std::uint64_t comparisons_per_pair = 0;    // mean over the pairs delivered
     std::optional<std::string> error;          // the fault that ended the run early, if any
+    std::optional<std::string> interrupted;    // the signal that stopped it between pairs ("SIGINT")
     std::optional<ReadOnlyFigures> read_only;  // --read-only's run, in place of frames
 
     [[nodiscard]] bool all_agree() const;
 };
 
 // Runs the job. Every finished frame is written before an error propagates; the JSON summary is
-// written in either case, with the error in it.
+// written in either case, with the error in it. Every file output ends with the pairs all of them
+// hold. A SIGINT or SIGTERM stops the run between pairs (interrupt.hpp): the outputs are ended so,
+// the summary records the signal, and Interrupted is thrown.
 EstimateReport run_estimate(const EstimateSettings& settings);
 
 // --read-only writes the summary alone: a file that would hold estimates (set in settings) is refused with

@@ -240,7 +240,8 @@ void write_report_json(const EstimateReport& report, const EstimateSettings& set
           {"device_time_includes",
            "each device's own clock per pair: GPU events or timestamps around "
            "its kernels; for the CPU, the search"}}},
-        {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()}};
+        {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json()},
+        {"interrupted", report.interrupted ? nlohmann::json(*report.interrupted) : nlohmann::json()}};
     if (settings.json == "-") {
         std::cout << summary.dump(2) << std::endl;
         if (!std::cout) throw Error(ErrorKind::io, "cannot write the JSON summary to standard output");

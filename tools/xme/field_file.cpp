@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
-#include <set>
+#include <limits>
+#include <map>
 #include <utility>
 
 #include "xme/error.hpp"
+#include "xme/macroblock.hpp"
+#include "xme/params.hpp"
 #include "xme/video.hpp"
 
 namespace xme::cli {
@@ -19,6 +23,24 @@ constexpr int cost_kind_column = 7;  // a name in CSV, not read: drawing needs o
 
 const std::string blocks_header = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates";
 const std::string partitions_header = blocks_header + ",partition,part_x,part_y,width,height,chosen";
+
+// Longer than any line xme writes (15 numbers of at most 20 characters and a cost kind): a file
+// without line ends (a video named .csv) is refused at this length, not read into memory whole.
+constexpr std::size_t max_line_length = 1024;
+
+// One line without its '\n', of at most max_line_length + 1 characters (more says it is too long);
+// false at the end of the file.
+bool read_bounded_line(std::istream& in, std::string& line) {
+    line.clear();
+    std::streambuf* buffer = in.rdbuf();
+    for (;;) {
+        const int c = buffer->sbumpc();
+        if (c == std::char_traits<char>::eof()) return !line.empty();
+        if (c == '\n') return true;
+        line.push_back(static_cast<char>(c));
+        if (line.size() > max_line_length) return true;
+    }
+}
 
 // The row's columns in the order both formats share (xme/field_io.hpp).
 FieldRow row_of(const std::array<std::int64_t, 15>& v, bool partitions) {
@@ -52,7 +74,7 @@ FieldFileReader::FieldFileReader(const std::string& path) : path_(path) {
     if (!in_) throw Error(ErrorKind::bad_input, "cannot open " + path + ": " + std::strerror(errno));
     if (!npy_) {
         std::string line;
-        std::getline(in_, line);
+        static_cast<void>(read_bounded_line(in_, line));
         if (line == partitions_header) {
             partitions_ = true;
         } else if (line != blocks_header) {
@@ -96,13 +118,69 @@ void FieldFileReader::malformed(const std::string& what) const {
                                           "); write one with `xme estimate -o`");
 }
 
-bool FieldFileReader::read_row(Values& values) { return npy_ ? read_npy_row(values) : read_csv_row(values); }
+std::string FieldFileReader::where() const {
+    return npy_ ? "row " + std::to_string(npy_row_) : "line " + std::to_string(line_);
+}
+
+void FieldFileReader::limit_rows_to_picture(int width, int height, const std::string& video_name) {
+    const int block = partitions_ ? macroblock_size : 4;
+    max_rows_ = static_cast<std::size_t>((width + block - 1) / block) *
+                static_cast<std::size_t>((height + block - 1) / block) *
+                static_cast<std::size_t>(partitions_ ? partition_count : 1);
+    limit_reason_ = "the most any block grid over " + video_name + " (" + std::to_string(width) + "x" +
+                    std::to_string(height) + ") has";
+}
+
+void FieldFileReader::check_row(const Values& v) const {
+    const auto refuse = [this](const std::string& what) {
+        throw Error(ErrorKind::bad_input, path_ + ", " + where() + ": " + what + "; xme draws only what " +
+                                              "`xme estimate -o` writes (README, `xme draw`)");
+    };
+    if (v[0] < 1) {
+        refuse("frame " + std::to_string(v[0]) +
+               " has no field: the frame column is a pair's current frame, estimated against the frame "
+               "before it, so the first is 1");
+    }
+    if (v[1] < 0 || v[2] < 0 || v[1] >= max_frame_dimension || v[2] >= max_frame_dimension) {
+        refuse("the block at (" + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
+               ") is outside any frame xme estimates (up to " + std::to_string(max_frame_dimension) + "x" +
+               std::to_string(max_frame_dimension) + ")");
+    }
+    constexpr std::int64_t low = std::numeric_limits<std::int16_t>::min();
+    constexpr std::int64_t high = std::numeric_limits<std::int16_t>::max();
+    if (v[3] < low || v[3] > high || v[4] < low || v[4] > high) {
+        refuse("the vector (" + std::to_string(v[3]) + ", " + std::to_string(v[4]) +
+               ") is beyond any frame's reach: vectors are quarter-pel int16, " + std::to_string(low) + ".." +
+               std::to_string(high) + " (SPEC §3)");
+    }
+    if (!partitions_) return;
+    if (v[9] < 0 || v[9] >= partition_count)
+        refuse("partition " + std::to_string(v[9]) + " is not one of SPEC §9's 0..40");
+    const Partition& p = macroblock_partitions[static_cast<std::size_t>(v[9])];
+    if (v[10] != v[1] + p.x || v[11] != v[2] + p.y || v[12] != p.width || v[13] != p.height) {
+        refuse("partition " + std::to_string(v[9]) + " is at (" + std::to_string(v[10]) + ", " +
+               std::to_string(v[11]) + "), " + std::to_string(v[12]) + "x" + std::to_string(v[13]) +
+               ", where SPEC §9's partition " + std::to_string(v[9]) + " of the macroblock at (" +
+               std::to_string(v[1]) + ", " + std::to_string(v[2]) + ") is at (" + std::to_string(v[1] + p.x) +
+               ", " + std::to_string(v[2] + p.y) + "), " + std::to_string(p.width) + "x" +
+               std::to_string(p.height));
+    }
+    if (v[14] != 0 && v[14] != 1) refuse("chosen is " + std::to_string(v[14]) + ", not 0 or 1");
+}
+
+bool FieldFileReader::read_row(Values& values) {
+    if (!(npy_ ? read_npy_row(values) : read_csv_row(values))) return false;
+    check_row(values);
+    return true;
+}
 
 bool FieldFileReader::read_csv_row(Values& values) {
     std::string line;
     do {
-        if (!std::getline(in_, line)) return false;
+        if (!read_bounded_line(in_, line)) return false;
         ++line_;
+        if (line.size() > max_line_length)
+            malformed("line " + std::to_string(line_) + " is longer than any row xme writes");
     } while (line.empty());
     const char* at = line.data();
     const char* end = line.data() + line.size();
@@ -133,6 +211,7 @@ bool FieldFileReader::read_npy_row(Values& values) {
         values[static_cast<std::size_t>(column)] = static_cast<std::int32_t>(bits);
     }
     --npy_rows_left_;
+    ++npy_row_;
     return true;
 }
 
@@ -158,6 +237,12 @@ std::optional<FieldFrame> FieldFileReader::next() {
             pending_ = values;
             break;
         }
+        if (max_rows_ > 0 && frame.rows.size() >= max_rows_) {
+            throw Error(ErrorKind::bad_input, path_ + ": frame " + std::to_string(frame.frame) +
+                                                  " has more than " + std::to_string(max_rows_) + " rows, " +
+                                                  limit_reason_ +
+                                                  ": were the vectors estimated on another video?");
+        }
         frame.rows.push_back(row_of(values, partitions_));
     }
     return frame;
@@ -181,12 +266,16 @@ int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int widt
                  (file.partitions() ? " rows of partitions of " + block + " macroblocks"
                                     : " of " + block + " blocks");
         if (rows.size() != count) continue;
-        std::set<std::pair<std::int64_t, std::int64_t>> seen;
+        // Each block once; with partitions each macroblock's 41 partitions once (a bit per index).
+        std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> seen;
         bool fits = true;
         for (const FieldRow& row : rows) {
             fits = fits && row.x % size == 0 && row.y % size == 0 && row.x >= 0 && row.y >= 0 &&
                    row.x < width && row.y < height;
-            seen.emplace(row.x, row.y);
+            const std::uint64_t bit = std::uint64_t{1} << (row.partition >= 0 ? row.partition : 0);
+            std::uint64_t& indices = seen[{row.x, row.y}];
+            fits = fits && (indices & bit) == 0;
+            indices |= bit;
         }
         if (fits && seen.size() * per_block == count) return size;
     }

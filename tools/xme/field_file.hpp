@@ -40,10 +40,18 @@ public:
     // Error(bad_input) for a file that cannot be read or is not xme's.
     explicit FieldFileReader(const std::string& path);
 
+    // Bounds the rows one frame may hold to the most any block grid over a width x height picture has
+    // (4x4 blocks, or 41 partitions per macroblock): a frame with more is refused as it is read,
+    // before its rows fill the memory.
+    void limit_rows_to_picture(int width, int height, const std::string& video_name);
+
     [[nodiscard]] const std::string& path() const { return path_; }
     [[nodiscard]] bool partitions() const { return partitions_; }  // 15 columns: one row per partition
     // The next frame's rows, or nothing at the end. Throws Error(bad_input) naming the line or row
-    // that is not xme's, or frames out of order.
+    // that is not xme's, or frames out of order. Every row is checked against what xme writes (README,
+    // `xme draw`): its frame is a pair's current frame, so at least 1 (the pair is frame - 1 to
+    // frame); its vector fits SPEC §3's quarter-pel int16; a partition row is SPEC §9's partition of
+    // that index, inside its macroblock.
     [[nodiscard]] std::optional<FieldFrame> next();
 
 private:
@@ -52,6 +60,9 @@ private:
     [[nodiscard]] bool read_csv_row(Values& values);
     [[nodiscard]] bool read_npy_row(Values& values);
     [[noreturn]] void malformed(const std::string& what) const;
+    // The row just read, as a message names it: "line 12" (CSV) or "row 11" (NPY, from 0).
+    [[nodiscard]] std::string where() const;
+    void check_row(const Values& values) const;
 
     std::string path_;
     std::ifstream in_;
@@ -59,13 +70,17 @@ private:
     bool partitions_ = false;
     int columns_ = 9;
     std::int64_t npy_rows_left_ = 0;
-    std::int64_t line_ = 1;          // CSV: the line last read
+    std::int64_t line_ = 1;      // CSV: the line last read
+    std::int64_t npy_row_ = -1;  // NPY: the row last read
+    std::size_t max_rows_ = 0;   // 0: no limit yet (limit_rows_to_picture)
+    std::string limit_reason_;
     std::optional<Values> pending_;  // the first row of the next frame, read ahead
     std::optional<std::int64_t> last_frame_;
 };
 
 // The block grid a frame's rows form over a width x height picture: its block size (4, 8, 16 or 32;
-// 16 with partitions). Throws Error(bad_input) saying how the rows and the picture differ.
+// 16 with partitions, each macroblock with its 41 partitions once). Throws Error(bad_input) saying how
+// the rows and the picture differ.
 [[nodiscard]] int block_size_of(const FieldFileReader& file, const FieldFrame& frame, int width, int height,
                                 const std::string& video_name);
 

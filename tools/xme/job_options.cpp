@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <filesystem>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -97,18 +96,6 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     }
 }
 
-namespace {
-
-// Whether two paths name the same file, whether or not it exists yet.
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code error;
-    const auto first = std::filesystem::weakly_canonical(a, error);
-    const auto second = std::filesystem::weakly_canonical(b, error);
-    return error ? a == b : first == second;
-}
-
-}  // namespace
-
 void add_job_options(CLI::App& cmd, JobOptions& o) {
     auto& s = o.settings;
     cmd.add_option("input", s.input,
@@ -126,16 +113,20 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--variant", s.session.variant, "Implementation variant (default: each device's fastest)")
         ->each(note_empty(o.empty_values, "--variant"));
     add_chain_options(cmd, o.chain, false);
+    // Checked as typed: CLI11's own conversion reads '' as 0 and 0x10 as 16.
     cmd.add_option("--block", s.session.params.block_size, "Block size: 4, 8, 16 or 32")
+        ->check(whole_number_among({4, 8, 16, 32}))
         ->capture_default_str();
-    cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")->capture_default_str();
+    cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")
+        ->check(whole_number_from(0, max_search_range))
+        ->capture_default_str();
     cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
         ->capture_default_str();
     cmd.add_option("--frames", s.frames, "Frames to read (N frames give N-1 pairs); default: all")
         ->check(whole_number_from(1));
     cmd.add_option("--start", s.start, "Frames to skip first")->check(whole_number_from(0));
     cmd.add_option("--threads", s.session.threads, "Host threads (CPU backend); default: all")
-        ->check(whole_number_from(0));
+        ->check(host_threads(max_host_threads));
     cmd.add_option("--read-threads", s.read_threads,
                    "Threads reading a Y4M or raw file ahead, in parallel (0: the scheduler's reader alone); "
                    "default: by cores (none below 8, else half of them up to 8); at most 64")
@@ -164,6 +155,7 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
                    "fraction at --qstep and reconstruction PSNR per frame")
         ->each(note_empty(o.empty_values, "--transform"));
     cmd.add_option("--qstep", o.quantiser_step, "Uniform quantiser step S for --transform's figures, 1..4096")
+        ->check(whole_number_from(1, max_quantiser_step))
         ->capture_default_str()
         ->each([&o](const std::string&) { o.quantiser_step_given = true; });
     cmd.add_option(
@@ -179,7 +171,7 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_flag("-v,--verbose", s.verbose, "Say which device 'auto' chose and why; all of FFmpeg's log");
 }
 
-EstimateSettings settings_from(const JobOptions& o) {
+EstimateSettings settings_from(const JobOptions& o, const NamedPath& command_output) {
     refuse_empty_values(o.empty_values);
     EstimateSettings settings = o.settings;
     settings.policy = parse_policy(o.policy);
@@ -208,23 +200,15 @@ EstimateSettings settings_from(const JobOptions& o) {
     if (!o.size.empty())
         std::tie(settings.raw.width, settings.raw.height) = parse_frame_size(o.size, "--size");
     settings.raw.chroma = parse_pixel_format(o.pixel_format);
-    if (settings.output == "-" && settings.json == "-") {
-        throw Error(ErrorKind::invalid_argument,
-                    "-o - and --json - would both write to standard output: send one of them to a file");
-    }
     settings.raw_options_given = !o.size.empty() || o.pixel_format_given;
-    if (!settings.output.empty() && !settings.json.empty() && same_file(settings.output, settings.json)) {
-        throw Error(ErrorKind::invalid_argument,
-                    "-o and --json both name " + settings.output +
-                        ": the summary would overwrite the vectors; give two files");
-    }
-    for (const std::string* other : {&settings.output, &settings.json}) {
-        if (!settings.export_mvs.empty() && !other->empty() && same_file(settings.export_mvs, *other)) {
-            throw Error(ErrorKind::invalid_argument,
-                        "--export-mvs and " + std::string(other == &settings.json ? "--json" : "-o") +
-                            " both name " + settings.export_mvs + ": give two files");
-        }
-    }
+    check_output_paths({{"the input video", settings.input, true}},
+                       {{"-o", settings.output, true},
+                        {"--json", settings.json, true},
+                        {"--export-mvs", settings.export_mvs},
+                        {"--prediction", settings.compensation.prediction},
+                        {"--residual", settings.compensation.residual},
+                        {"--coefficients", settings.compensation.coefficients},
+                        command_output});
     if (!o.backend.empty() && !o.backends.empty()) {
         throw Error(ErrorKind::invalid_argument,
                     "give --backend (one device) or --backends (several), not both");

@@ -8,6 +8,7 @@
 
 #include "chain_options.hpp"
 #include "estimate_job.hpp"
+#include "output_paths.hpp"
 
 // Only the command files that register options need CLI11 itself: its header costs every file that
 // includes it seconds of compile time (its validators are objects built in each one).
@@ -63,6 +64,8 @@ void refuse_empty_values(const std::vector<std::string>& empty_values);
 void add_job_options(CLI::App& command, JobOptions& options);
 
 // Checks the options and turns them into settings; throws Error(invalid_argument) naming the option.
-[[nodiscard]] EstimateSettings settings_from(const JobOptions& options);
+// `command_output` is the command's own output (estimate's --draw, compare's --disagreement), checked
+// with the job's against the input and each other (output_paths.hpp).
+[[nodiscard]] EstimateSettings settings_from(const JobOptions& options, const NamedPath& command_output = {});
 
 }  // namespace xme::cli

@@ -9,19 +9,20 @@ namespace xme::cli {
 class ClaimedOutput {
 public:
     ClaimedOutput() = default;
-    // Opens `path` for writing, creating it if needed but leaving its content; `what` names it in
-    // messages ("the JSON summary"). Throws Error(io) naming the file and the reason.
+    // Checks that `path` can be written (xme/staged_file.hpp's staged_write_error), changing nothing
+    // there; `what` names it in messages ("the JSON summary"). Throws Error(io) naming the file and
+    // the reason.
     ClaimedOutput(std::string path, std::string what);
-    // A file this claim created and nothing was written to is removed again.
     ~ClaimedOutput();
     ClaimedOutput(ClaimedOutput&& other) noexcept;
     ClaimedOutput& operator=(ClaimedOutput&& other) noexcept;
     ClaimedOutput(const ClaimedOutput&) = delete;
     ClaimedOutput& operator=(const ClaimedOutput&) = delete;
 
-    // Replaces the file's content with `text`; throws Error(io) naming the file and the reason.
+    // Replaces the file's content with `text` (write_output_file); throws Error(io) naming the file
+    // and the reason.
     void write(const std::string& text);
-    // The file was written by other means: it stays.
+    // The file was written by other means.
     void keep() { written_ = true; }
 
 private:
@@ -31,7 +32,8 @@ private:
     bool written_ = false;
 };
 
-// Writes `text` as the whole content of `path`; throws Error(io) naming `what`, the file and why.
+// Writes `text` as the whole content of `path`: beside it, renamed onto it once whole, so that the path
+// holds the old content or the new, never a cut file. Throws Error(io) naming `what`, the file and why.
 void write_output_file(const std::string& path, const std::string& text, const std::string& what);
 
 }  // namespace xme::cli

@@ -89,20 +89,27 @@ void Picture::arrow(double x, double y, double dx, double dy, Rgb colour) {
     }
 }
 
+// Shapes walk only their part inside the picture: the work is bounded by the picture's size whatever
+// a file's rectangle says.
 void Picture::outline(int x, int y, int width, int height, Rgb colour) {
-    for (int i = 0; i < width; ++i) {
-        set(x + i, y, colour);
-        set(x + i, y + height - 1, colour);
+    const long long right = static_cast<long long>(x) + width - 1,
+                    bottom = static_cast<long long>(y) + height - 1;
+    for (long long i = std::max<long long>(x, 0); i <= std::min<long long>(right, width_ - 1); ++i) {
+        set(static_cast<int>(i), y, colour);
+        if (bottom >= 0 && bottom < height_) set(static_cast<int>(i), static_cast<int>(bottom), colour);
     }
-    for (int j = 0; j < height; ++j) {
-        set(x, y + j, colour);
-        set(x + width - 1, y + j, colour);
+    for (long long j = std::max<long long>(y, 0); j <= std::min<long long>(bottom, height_ - 1); ++j) {
+        set(x, static_cast<int>(j), colour);
+        if (right >= 0 && right < width_) set(static_cast<int>(right), static_cast<int>(j), colour);
     }
 }
 
 void Picture::fill(int x, int y, int width, int height, Rgb colour) {
-    for (int j = 0; j < height; ++j)
-        for (int i = 0; i < width; ++i) set(x + i, y + j, colour);
+    const long long right = std::min<long long>(static_cast<long long>(x) + width, width_);
+    const long long bottom = std::min<long long>(static_cast<long long>(y) + height, height_);
+    for (long long j = std::max(y, 0); j < bottom; ++j)
+        for (long long i = std::max(x, 0); i < right; ++i)
+            set(static_cast<int>(i), static_cast<int>(j), colour);
 }
 
 void Picture::tint(int x, int y, int width, int height, Rgb colour) {

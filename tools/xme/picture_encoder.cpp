@@ -9,6 +9,7 @@
 #include "output_files.hpp"
 #include "picture_output.hpp"
 #include "xme/error.hpp"
+#include "xme/staged_file.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -25,6 +26,12 @@ using ffmpeg::FramePtr;
 using ffmpeg::PacketPtr;
 using Codec = ffmpeg::CodecPtr;
 using ffmpeg::error_text;
+
+// The reason in "cannot create PATH: REASON" (xme/staged_file.hpp).
+std::string reason_of(const std::string& message, const std::string& path) {
+    const std::size_t at = message.find(path + ": ");
+    return at == std::string::npos ? message : message.substr(at + path.size() + 2);
+}
 
 struct ScalerFree {
     void operator()(SwsContext* scaler) const noexcept { sws_freeContext(scaler); }
@@ -113,13 +120,14 @@ private:
 class VideoWriter final : public PictureWriter {
 public:
     VideoWriter(const PictureTarget& target, int width, int height, int fps_num, int fps_den)
-        : path_(target.path), width_(width), height_(height) {
+        : path_(target.path), option_(target.option), width_(width), height_(height) {
         AVFormatContext* opened = nullptr;
         if (avformat_alloc_output_context2(&opened, nullptr, nullptr, path_.c_str()) < 0 || !opened) {
-            throw Error(ErrorKind::invalid_argument,
-                        "-o " + path_ +
-                            ": FFmpeg knows no container by that extension; name a .png, a "
-                            "pattern such as frames_%04d.png, or a video such as out.mp4 or out.mkv");
+            throw Error(
+                ErrorKind::invalid_argument,
+                target.option + " " + path_ +
+                    ": FFmpeg knows no container by that extension; name a .png, a "
+                    "pattern such as frames_%04d.png, or a video such as out.mp4, out.mkv or out.avi");
         }
         muxer_.reset(opened);
         const AVCodec* encoder = choose_encoder();
@@ -132,8 +140,12 @@ public:
         codec_->width = (width + round_x) & ~round_x;
         codec_->height = (height + round_y) & ~round_y;
         codec_->pix_fmt = format;
+        // One tick a frame. MPEG-4 part 2 (.avi) takes at most 65535 ticks a second, which a rate such
+        // as tree.avi's 1000000/66667 exceeds: other encoders than H.264 get the nearest rate within it.
         codec_->time_base = {fps_den, fps_num};
-        codec_->framerate = {fps_num, fps_den};
+        if (encoder->id != AV_CODEC_ID_H264)
+            av_reduce(&codec_->time_base.num, &codec_->time_base.den, fps_den, fps_num, 65535);
+        codec_->framerate = av_inv_q(codec_->time_base);
         if (encoder->id != AV_CODEC_ID_H264) {  // MPEG-4 part 2 and others: a fixed, fine quantiser
             codec_->flags |= AV_CODEC_FLAG_QSCALE;
             codec_->global_quality = FF_QP2LAMBDA * 3;
@@ -146,7 +158,14 @@ public:
         stream_->time_base = codec_->time_base;
         stream_->avg_frame_rate = codec_->framerate;
         if (avcodec_parameters_from_context(stream_->codecpar, codec_.get()) < 0) throw std::bad_alloc();
-        if (const int code = avio_open(&muxer_->pb, path_.c_str(), AVIO_FLAG_WRITE); code < 0)
+        // Written beside its path and renamed onto it by finish() (xme/staged_file.hpp): a run that
+        // fails or is interrupted never leaves a cut video there. The container is chosen by path_.
+        try {
+            file_ = std::make_unique<StagedFile>(path_);
+        } catch (const Error& e) {
+            throw Error(ErrorKind::io, "cannot write the video " + path_ + ": " + reason_of(e.what(), path_));
+        }
+        if (const int code = avio_open(&muxer_->pb, file_->written_path().c_str(), AVIO_FLAG_WRITE); code < 0)
             throw Error(ErrorKind::io, "cannot write the video " + path_ + ": " + error_text(code));
         check_io(avformat_write_header(muxer_.get(), nullptr), "write its header");
         rgb_ = make_av_frame(AV_PIX_FMT_RGB24, codec_->width, codec_->height);
@@ -184,6 +203,7 @@ public:
         check_io(av_write_trailer(muxer_.get()), "write its trailer");
         check_io(avio_closep(&muxer_->pb), "close it");
         finished_ = true;
+        file_->publish();
     }
 
 private:
@@ -192,13 +212,13 @@ private:
     const AVCodec* choose_encoder() const {
         const AVCodecID wanted = muxer_->oformat->video_codec;
         if (wanted == AV_CODEC_ID_NONE)
-            throw Error(ErrorKind::invalid_argument,
-                        "-o " + path_ + ": that container (" + muxer_->oformat->name + ") holds no video");
+            throw Error(ErrorKind::invalid_argument, option_ + " " + path_ + ": that container (" +
+                                                         muxer_->oformat->name + ") holds no video");
         if (const AVCodec* encoder = avcodec_find_encoder(wanted)) return encoder;
         const AVCodec* fallback = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
         if (fallback && avformat_query_codec(muxer_->oformat, AV_CODEC_ID_MPEG4, FF_COMPLIANCE_NORMAL) == 1)
             return fallback;
-        throw Error(ErrorKind::unsupported, "-o " + path_ + ": this FFmpeg has no encoder for " +
+        throw Error(ErrorKind::unsupported, option_ + " " + path_ + ": this FFmpeg has no encoder for " +
                                                 avcodec_get_name(wanted) + ", the video codec of " +
                                                 muxer_->oformat->name);
     }
@@ -228,8 +248,10 @@ private:
     }
 
     std::string path_;
+    std::string option_;  // that named it: -o, --draw, --disagreement
     int width_;
     int height_;
+    std::unique_ptr<StagedFile> file_;  // before muxer_: the file is closed before it is removed
     ffmpeg::MuxerPtr muxer_;
     Codec codec_;
     AVStream* stream_ = nullptr;

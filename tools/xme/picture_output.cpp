@@ -61,7 +61,7 @@ Conversion find_conversion(const std::string& path, const std::string& option) {
 
 std::string PictureTarget::file_for(std::int64_t frame) const {
     if (kind != PictureKind::png_pattern) return path;
-    const Conversion conversion = find_conversion(path, "-o");
+    const Conversion conversion = find_conversion(path, option);
     std::string number = std::to_string(frame < 0 ? -frame : frame);
     const std::size_t width = static_cast<std::size_t>(conversion.width);
     const std::size_t sign = frame < 0 ? 1 : 0;
@@ -85,6 +85,7 @@ PictureTarget parse_picture_target(const std::string& path, const std::string& o
     if (path.empty()) throw Error(ErrorKind::invalid_argument, option + " needs a file name");
     PictureTarget target;
     target.path = path;
+    target.option = option;
     const bool pattern = find_conversion(path, option).at != std::string::npos;
     const std::string ext = lowercase_extension(path);
     if (ext == ".png") {

@@ -15,6 +15,7 @@ enum class PictureKind { png, png_pattern, video };
 struct PictureTarget {
     std::string path;
     PictureKind kind = PictureKind::png;
+    std::string option = "-o";  // the option that named it, for messages (-o, --draw, --disagreement)
     // The file a frame goes to: the pattern with the frame's index put in, or the path itself.
     [[nodiscard]] std::string file_for(std::int64_t frame) const;
 };

@@ -1,7 +1,8 @@
 // xme_cpu_kernels: each operation kernel of the CPU backend (cpu_kernels.hpp) timed on its own, per
 // kernel set, on random data that stays in L1 (x264's `checkasm --bench`). A kernel's time in a whole
 // `xme bench` run is a few percent of it and drowns in a shared machine's noise; a tight loop's fastest
-// repeat does not (docs/search-notes.md). Nanoseconds per call: the least and the median of the repeats.
+// repeat does not (docs/cpu.md, "Measuring"). Nanoseconds per call: the least and the median of the
+// repeats.
 //   xme_cpu_kernels [--repeats N] [--only TEXT]   (TEXT: kernels whose name contains it)
 #include <algorithm>
 #include <chrono>

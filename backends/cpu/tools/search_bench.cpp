@@ -3,7 +3,8 @@
 // path every set has) and once through the set's own compiled search (OperationKernels::tz_search16 and
 // refine_qpel16), the two alternated within each repeat. The least repeat's nanoseconds per block: a
 // whole `xme bench` run measures the same work with the fast full search and the frame handling around
-// it, and this machine's slow spells move its rounds by more than these differences (docs/search-notes.md).
+// it, and this machine's slow spells move its rounds by more than these differences
+// (docs/cpu.md, "Measuring").
 // Then each set's half-sample planes of one reference frame beside the plain kernel's, us per frame (least).
 //   xme_cpu_searches CLIP [--pairs N] [--repeats N]
 #include <algorithm>

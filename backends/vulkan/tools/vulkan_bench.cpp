@@ -49,7 +49,7 @@ struct Run {
 
 // A GPU lowers its clocks within a second of light work (an H100 from 1980 MHz to 345 MHz while the
 // host compiles the next run's pipelines) and needs up to 1.5 s of work to raise them again
-// (docs/vulkan-notes.md, "Warm-up"): the first pair again and again, two in flight, untimed.
+// (docs/vulkan.md, "Measuring"): the first pair again and again, two in flight, untimed.
 void keep_busy(xme::MotionSession& session, const xme::FramePair& pair, double seconds) {
     const auto start = std::chrono::steady_clock::now();
     const auto busy = [&] {

@@ -1,5 +1,5 @@
-// Writing motion fields as they are produced, so that every finished frame is on disk even when a
-// later one fails.
+// Writing motion fields as they are produced, so that every finished frame is kept even when a later
+// one fails.
 #pragma once
 
 #include <cstdint>
@@ -30,10 +30,15 @@ enum class FieldLayout { blocks, partitions };
 class FieldWriter {
 public:
     virtual ~FieldWriter() = default;
-    // Appends one frame's field; the file is complete and valid after every call. When the write
-    // fails (a full disk, a file-size limit), the file is cut back to the frames written before, and
-    // Error(io) names the file and the OS's reason.
+    // Appends one frame's field. The file is written under a temporary name beside the path
+    // (xme/staged_file.hpp) and holds whole frames after every call; when the write fails (a full disk,
+    // a file-size limit), it is cut back to the frames written before, and Error(io) names the file
+    // and the OS's reason.
     virtual void write(std::int64_t frame_index, const MotionField& field) = 0;
+    // Ends the file with its first `frames` frames (every frame when negative or more than were
+    // written: the outputs of one run keep the frames all of them hold) and renames it onto the
+    // path. Without it, the writer's destructor keeps every whole frame. Throws Error(io).
+    virtual void finish(std::int64_t frames) { static_cast<void>(frames); }
 };
 
 // The frames' luma size: a ".flo" file holds one vector per pixel of it. The other formats ignore it.
@@ -65,7 +70,8 @@ struct LumaSize {
 //   §12's prediction takes it). The flow is from the current frame to the reference: the pixel (x, y)
 //   of the current frame is found at (x + u, y + v) in the reference. One field per file: `path` is a
 //   pattern (names_one_file_per_frame) or holds a single field (a second write is
-//   Error(invalid_argument)). A file that fails mid-write is removed.
+//   Error(invalid_argument)). Each file is renamed into place when whole (one that fails mid-write
+//   never appears), and finish(frames) removes the files of the frames past `frames`.
 // Throws Error(invalid_argument) for another extension (or ".flo" without `frame`), Error(io) when the
 // file (for a pattern, its folder) cannot be written.
 [[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path,

@@ -11,8 +11,9 @@
 namespace xme {
 
 // ".npy" (named *.mvs.npy by convention): a NumPy structured array, one record per block (with
-// FieldLayout::partitions, per partition of each macroblock's chosen mode), appended frame by frame
-// and valid after every frame. Fields, packed, little-endian: frame (int32, the `frame` of -o's rows),
+// FieldLayout::partitions, per partition of each macroblock's chosen mode), appended frame by frame,
+// whole after every frame, to a file renamed onto the path when finished (xme/field_io.hpp).
+// Fields, packed, little-endian: frame (int32, the `frame` of -o's rows),
 // then AVMotionVector's in its order and types: source (int32, -1: the past reference), w, h (uint8,
 // the block's or partition's size), src_x, src_y, dst_x, dst_y (int16), flags (uint64, 0), motion_x,
 // motion_y (int32), motion_scale (uint16, 4). dst is the centre of the block in the current frame

@@ -21,9 +21,10 @@ public:
     // Every device of every backend, unavailable ones and absent backends included.
     [[nodiscard]] const std::vector<DeviceInfo>& devices();
     // Opens "cpu", "cuda:0", a family name alone ("vulkan": its first available device), or
-    // "auto" (the available device with the highest preference). Unknown or unavailable names
-    // throw Error with the list of what exists. Several threads may open devices at once once
-    // devices() has listed them (the scheduler opens a job's devices in parallel).
+    // "auto" (the available device with the highest preference). Unknown names throw
+    // Error(invalid_argument) with the list of what exists; unavailable ones, a known family's "cuda:0"
+    // where it has no such device included, Error(device) saying why. Several threads may open devices
+    // at once once devices() has listed them (the scheduler opens a job's devices in parallel).
     [[nodiscard]] std::unique_ptr<Device> open(std::string_view name);
     // The name "auto" resolves to, and why it was chosen.
     [[nodiscard]] std::string best_device_name(std::string* reason = nullptr);
@@ -41,6 +42,8 @@ private:
         std::string reason;
     };
     [[nodiscard]] Backend* find_backend(std::string_view family) const;
+    // Throws Error(device) for "family:N" where the family is known but has no such device.
+    void refuse_absent_index(std::string_view name);
 
     std::unique_ptr<Backend> reference_;
     std::vector<std::unique_ptr<Backend>> backends_;

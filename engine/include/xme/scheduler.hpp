@@ -35,8 +35,8 @@ struct ScheduleOptions {
     // Per device; 0: 3. Three, so that a GPU's pair after next is queued, its frame uploading, while the
     // worker converts a result and submits: with two, CUDA's upload of the next pair (41 us for a 1080p
     // plane on the H100 machine) started only after that, and the device idled ~20% of a 1080p range-16
-    // job's steady state (docs/scheduler-notes.md). Sessions that hold fewer wait inside submit
-    // instead. Negative: an error.
+    // job's steady state (docs/scheduler.md, "Pairs in flight and the read-ahead window"). Sessions that
+    // hold fewer wait inside submit instead. Negative: an error.
     int pairs_in_flight = 0;
     // A device call (opening a session, submitting a pair, receiving a result) that has not returned
     // after this long is taken as a hung device: it is abandoned and the run goes on as if it had

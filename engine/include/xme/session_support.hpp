@@ -1,4 +1,4 @@
-// What every backend's session does alike, whatever its device (docs/engine.md, "Sessions"): which
+// What every backend's session does alike, whatever its device (docs/engine.md, "One session layer"): which
 // slot holds which resident frame, the pairs in flight, the frame-size check, and which previous field
 // a pair reads. Keys are decoded by xme/search_key.hpp's motion_of_search_key.
 #pragma once

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "xme/frame.hpp"
@@ -100,20 +101,33 @@ void set_ffmpeg_log(FfmpegLog level);
 // The extension of a path, lowercased (".y4m" for "clip.Y4M"): how files are told apart by name.
 [[nodiscard]] std::string lowercase_extension(const std::string& path);
 
+class StagedFile;  // xme/staged_file.hpp
+
+// Written under a temporary name beside `path` and renamed onto it by finish() or the destructor
+// (xme/staged_file.hpp), as the motion-field files are (xme/field_io.hpp).
 class Y4mWriter {
 public:
     Y4mWriter(const std::string& path, int width, int height, ChromaFormat chroma, int fps_num = 25,
               int fps_den = 1);
+    // Keeps every whole frame, as finish(-1) does.
     ~Y4mWriter();
     Y4mWriter(const Y4mWriter&) = delete;
     Y4mWriter& operator=(const Y4mWriter&) = delete;
     // Throws Error(invalid_argument) for a frame of another size or format, Error(io) on failure (a full
     // disk, a file-size limit), after cutting the file back to its whole frames.
     void write(const Frame& frame);
+    // Keeps the first `frames` frames (every frame when negative) and renames the file onto its path;
+    // throws Error(io).
+    void finish(std::int64_t frames);
 
 private:
-    std::FILE* file_ = nullptr;
-    long whole_bytes_ = 0;  // the end of the header and the last whole frame: what a failed write keeps
+    int put(std::string_view bytes);  // all of `bytes`: 0, or the errno of the write that failed
+
+    std::unique_ptr<StagedFile> file_;
+    bool failed_ = false;            // a write failed: the file keeps the frames before it, and no more
+    std::int64_t frames_ = 0;        // whole frames written
+    std::int64_t header_bytes_ = 0;  // the header's length: frames follow it, each of frame_bytes_
+    std::int64_t frame_bytes_ = 0;
     std::string path_;
     int width_;
     int height_;

@@ -47,7 +47,8 @@ struct SessionTuning {
     bool whole_window_per_tile = false;
     // "fast": the window's row pitch in shared memory. automatic: on GPUs padded against bank
     // conflicts for blocks of 16 and 32, the window's width for smaller ones (less shared memory per
-    // workgroup ran faster there, conflicts and all: docs/vulkan-notes.md); the width on CPU devices.
+    // workgroup ran faster there, conflicts and all: docs/vulkan.md, "Tile shapes and groups"); the width
+    // on CPU devices.
     enum class WindowRows { automatic, padded, unpadded } window_rows = WindowRows::automatic;
     // "fast" with --partitions all: candidates per invocation of partition_search.comp, 1..8; 0: 4.
     // Each holds sixteen 4x4 SADs in registers, so fewer may keep them out of local memory.

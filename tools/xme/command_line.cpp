@@ -1,0 +1,78 @@
+// The whole command line of `xme`, in-process: main() calls it, and so does the command-line fuzz
+// target (fuzz/fuzz_cli_files.cpp), which runs real commands on real files.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "xme/error.hpp"
+
+namespace xme::cli {
+namespace {
+
+// A write to standard output that failed (a full disk, a closed descriptor) is an error as a file's
+// is (README, exit codes: 7): stdio only records it in the stream's error flag, and exit() flushes
+// what is left without a word. `code` is what the command returned: a failure of its own was reported
+// and stays.
+int checked_stdout(int code) {
+    if (code != 0) return code;
+    errno = 0;
+    std::cout.flush();
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+    if (!failed) return code;
+    const int error = errno;
+    std::cerr << "xme: error: cannot write to standard output"
+              << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+    return static_cast<int>(xme::ErrorKind::io);
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv) {
+    CLI::App app{"xme: block motion estimation on CPU, CUDA and Vulkan devices"};
+    app.require_subcommand(1);
+    app.footer(
+        "What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
+        "every option, output column and exit code.");
+    app.set_version_flag("--version", version_text, "Print the version and the backends compiled in");
+    // CLI11's own message, in the form of every other error of xme.
+    app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
+        return "xme: error: " + CLI::FailureMessage::simple(failed, e);
+    });
+    const std::vector<Command> commands = {add_devices_command(app), add_estimate_command(app),
+                                           add_compare_command(app), add_bench_command(app),
+                                           add_draw_command(app),    add_version_command(app)};
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // CLI11 prints the help, the version or the message; its own codes (105, 106, 109 ...) are
+        // not xme's, which documents 2 for every bad option or value.
+        return checked_stdout(app.exit(e) == 0 ? 0 : static_cast<int>(ErrorKind::invalid_argument));
+    }
+    try {
+        for (const auto& command : commands) {
+            if (command.subcommand->parsed()) {
+                const int code = command.run();
+                // A signal that came after the job's last pair: it ended whole, and so does xme.
+                if (const int signal = interrupt_signal(); signal != 0) end_by_signal(signal);
+                return checked_stdout(code);
+            }
+        }
+    } catch (const Interrupted& e) {
+        std::cerr << "xme: " << e.what() << "\n";
+        end_by_signal(e.signal());
+    } catch (const Error& e) {
+        std::cerr << "xme: error: " << e.what() << "\n";
+        return e.exit_code();
+    } catch (const std::exception& e) {
+        std::cerr << "xme: internal error: " << e.what() << "\n";
+        return 70;
+    }
+    return 0;
+}
+
+}  // namespace xme::cli
