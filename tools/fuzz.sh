@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(y4m raw_size cli field_io)
+[ ${#targets[@]} -gt 0 ] || targets=(y4m raw_size cli cli_files field_io)
 
 cmake --preset fuzz >/dev/null
 # Only the targets asked for: the cli target alone needs the whole CLI compiled under the sanitizers.
