@@ -106,6 +106,7 @@ PYBIND11_MODULE(xme, module) {
         "xme: block motion estimation on the CPU, CUDA and Vulkan devices, bit-exact with "
         "docs/SPEC.md's reference.";
     module.attr("__version__") = xme::version();
+    module.attr("__license__") = XME_LICENSE;
     register_errors(module);
     bind_field(module);
     bind_video(module);

@@ -80,7 +80,7 @@ TEST_SUITE("cli") {
         }
     }
 
-    TEST_CASE("--version and the version command print the version and the backends built in") {
+    TEST_CASE("--version and the version command print the version, the licence and the backends built in") {
         xme::Registry registry = xme::make_builtin_registry();
         const auto backends = registry.backends();
         REQUIRE(backends.size() >= 4);  // cpu, cuda, vulkan (each built or absent) and the reference
@@ -89,6 +89,7 @@ TEST_SUITE("cli") {
             INFO("xme ", arguments, " -> ", run.output);
             CHECK(run.exit_code == 0);
             CHECK(lines_of(run.output).at(0) == std::string("xme ") + XME_VERSION_STRING);
+            CHECK(lines_of(run.output).back() == "licence: Apache-2.0");
             const std::string built = lines_of(run.output).at(1);
             for (const auto& backend : backends) {
                 if (backend.absent_reason.empty()) {

@@ -128,5 +128,11 @@ class Devices(unittest.TestCase):
                 self.assertTrue(device["reason"], f"{device['name']} is unavailable without a reason")
         self.assertTrue({"cpu", "cuda", "vulkan"} <= {device["backend"] for device in devices})
 
+class Metadata(unittest.TestCase):
+    def test_version_and_licence(self):
+        self.assertRegex(xme.__version__, r"^\d+\.\d+\.\d+$")
+        self.assertEqual(xme.__license__, "Apache-2.0")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -21,6 +21,7 @@ std::string version_text() {
     if (!absent.empty()) text += "\nleft out of this build:" + absent;
     text +=
         std::string("\ninput: y4m, raw") + (ffmpeg_available() ? ", FFmpeg" : " (no FFmpeg in this build)");
+    text += std::string("\nlicence: ") + XME_LICENSE;
     return text;
 }
 
