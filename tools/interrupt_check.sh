@@ -8,7 +8,7 @@
 # Each run sends SIGINT or SIGTERM at a random time; the tmpfs (1500 KiB, mounted when run as root)
 # fills up during most runs, so they end by a full disk, by the signal or both. Prints the seed, one
 # line per failed run and a summary; exits 1 when any run broke a property.
-# Needs: a built xme (XME, default build/h2/tools/xme, else build/ci/tools/xme), /usr/bin/python3
+# Needs: a built xme (XME, default build/ci/tools/xme, else build/default/tools/xme), /usr/bin/python3
 # with numpy, the clip (CLIP, default OpenCV's tree.avi).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ runs="${1:-200}"
 seed="${2:-$(date +%s)}"
 xme="${XME:-}"
 if [ -z "$xme" ]; then
-  for candidate in build/h2/tools/xme build/ci/tools/xme build/default/tools/xme; do
+  for candidate in build/ci/tools/xme build/default/tools/xme; do
     [ -x "$candidate" ] && { xme=$candidate; break; }
   done
 fi
