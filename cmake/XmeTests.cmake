@@ -38,6 +38,19 @@ if(NOT xme_tests_threaded_only)
   xme_conformance_test(conformance_cpu_rows_0 cpu "0/2")
   xme_conformance_test(conformance_cpu_rows_1 cpu "1/2")
 endif()
+# tools/perf_table.py, the README's performance table, on a small `xme bench --json` made at test time on
+# every device here (the CPU, lavapipe in CI): a smoke test of the script (standard library only), not of
+# the figures. Not under the sanitizers: the script is Python, and their minutes are the C++'s.
+if(NOT XME_SANITIZE AND NOT xme_tests_threaded_only)
+  find_program(xme_test_python3 python3 PATHS /usr/bin NO_DEFAULT_PATH NO_CACHE)  # Debian's, else PATH's
+  if(NOT xme_test_python3)
+    find_program(xme_test_python3 python3 NO_CACHE)
+  endif()
+  if(xme_test_python3)
+    add_test(NAME perf_table COMMAND ${xme_test_python3} ${PROJECT_SOURCE_DIR}/tools/test_perf_table.py -v)
+    set_tests_properties(perf_table PROPERTIES ENVIRONMENT "XME_BINARY=$<TARGET_FILE:xme>" SKIP_RETURN_CODE 77)
+  endif()
+endif()
 # Vulkan runs with the validation layer; any message fails the test, and so does a missing layer.
 # Not under the sanitizers: the layer (Debian's 1.3.239) leaks when the instance that loaded it is
 # destroyed, and once the loader has unloaded it LeakSanitizer cannot name it, so no suppression can

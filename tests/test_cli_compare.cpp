@@ -70,6 +70,13 @@ TEST_SUITE("cli") {
         CHECK(rows.size() >= 4);  // 2 blocks x 2 sizes, per CPU variant
         CHECK(csv.size() == rows.size() + 1);
         CHECK(csv.front().find("device_fps") != std::string::npos);
+        // What measured the rows, for a table that quotes them (tools/perf_table.py).
+        const auto json = nlohmann::json::parse(read_file(dir / "bench.json"));
+        CHECK(json["command"].at(0) == "xme");
+        CHECK(json["command"].at(1) == "bench");
+        CHECK(json["input"].is_null());  // the synthetic scene
+        CHECK(json["xme_version"] == XME_VERSION);
+        CHECK(!rows.at(0)["device_description"].get<std::string>().empty());
         const std::string chart = read_file(dir / "bench.svg");
         CHECK(chart.rfind("<svg", 0) == 0);
         CHECK(chart.find("</svg>") != std::string::npos);

@@ -41,6 +41,19 @@ else
         --ranges 16 --pairs 20 --no-sad-peak
     TAIL=12 step split 150 "$xme" bench --backends cpu,cuda:0 --variants fast,avx512bw,avx2 --sizes 1920x1080 \
         --blocks 16 --ranges 16 --pairs 60 --split --no-sad-peak
+    # The README's performance table: its chains at 1080p on the clip the CPU rows used, made here by
+    #   ffmpeg -i /usr/share/doc/opencv-doc/examples/data/vtest.avi -vf scale=1920:1080 -frames:v 10 \
+    #     -pix_fmt gray .device/clips/vtest_1080p.y4m
+    # then tools/perf_table.py on the JSON (docs/perf/ keeps each machine's JSON).
+    table_clip=$XME_TEST_CLIP_DIR/vtest_1080p.y4m
+    if [ -f "$table_clip" ]; then
+        TAIL=16 step perf_bench 300 "$xme" bench "$table_clip" --backends cuda:0,vulkan:0 --variants fast \
+            --algos fs,fs+hpel,fs+qpel,dia,hex,ehds,tz,tz+qpel,umh,fs+p41 --blocks 16 --ranges 16 --pairs 8 \
+            --rounds 5 --json "$OUT/perf_gpu.json"
+        TAIL=30 step perf_table 30 python3 tools/perf_table.py "$OUT/perf_gpu.json"
+    else
+        echo "=== perf_bench skipped: $table_clip is missing (see the comment above it)"
+    fi
     TAIL=12 step sad_forms 60 "$B/backends/vulkan/xme_vulkan_forms"
     TAIL=30 step legacy_passes 90 env XME_VULKAN_LOG=1 "$B/backends/vulkan/xme_vulkan_bench" 1920 1080 16 16 10
 fi

@@ -141,6 +141,7 @@ BenchRow time_cell(Device& device, const std::string& variant, const SearchParam
         std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_up_start).count();
     row.warm_up_pairs = warm_up_pairs;
     row.device = device.info().name;
+    row.device_description = device.info().description;
     row.variant = variant;
     row.params = params;
     row.width = width;
@@ -205,6 +206,7 @@ BenchRow time_policy(Registry& registry, Policy policy, const std::vector<std::s
     row.policy = std::string(to_string(policy));
     for (const auto& device : scheduler.devices()) {
         row.device += (row.device.empty() ? "" : "+") + device.info.name;
+        row.device_description += (row.device_description.empty() ? "" : " + ") + device.info.description;
         row.variant += (row.variant.empty() ? "" : "+") + std::to_string(device.pairs_done);
     }
     row.variant += " pairs";

@@ -49,6 +49,7 @@ struct BenchSettings {
 
 struct BenchRow {
     std::string device;
+    std::string device_description;  // DeviceInfo::description: the machine, as `xme devices` says it
     std::string variant;
     SearchParams params;
     int width = 0;

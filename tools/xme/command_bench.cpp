@@ -16,6 +16,7 @@
 #include "output_paths.hpp"
 #include "xme/error.hpp"
 #include "xme/macroblock.hpp"
+#include "xme/version.hpp"
 #include "xme/video.hpp"
 
 namespace xme::cli {
@@ -101,6 +102,7 @@ nlohmann::json row_json(const BenchRow& row) {
         {"policy", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.policy)},
         {"stages", row.policy.empty() ? nlohmann::json() : nlohmann::json(row.stages)},
         {"device", row.device},
+        {"device_description", row.device_description},
         {"variant", row.variant},
         {"algorithm", chain_name(row.params)},
         {"lambda", row.params.lambda},
@@ -137,6 +139,15 @@ nlohmann::json row_json(const BenchRow& row) {
     return j;
 }
 
+// A CSV field as RFC 4180 quotes it where it holds a comma, a quote or a line break (a device's
+// description, a scheduler row's stages).
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
 struct BenchOutputs {
     ClaimedOutput csv;
     ClaimedOutput json;
@@ -160,7 +171,12 @@ void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& option
             nlohmann::json{
                 {"rows", all},
                 {"device_time_includes",
-                 "each device's own clock: kernels (GPU events or timestamps) or the search (CPU)"}}
+                 "each device's own clock: kernels (GPU events or timestamps) or the search (CPU)"},
+                // What measured the rows, for a table that quotes them (tools/perf_table.py).
+                {"command", command_line_arguments()},
+                {"input",
+                 options.settings.input.empty() ? nlohmann::json() : nlohmann::json(options.settings.input)},
+                {"xme_version", xme::version()}}
                 .dump(2) +
             "\n");
     }
@@ -173,8 +189,8 @@ void write_outputs(const std::vector<BenchRow>& rows, const BenchOptions& option
         for (const auto& row : all) {
             std::string line;
             for (const auto& [key, value] : row.items()) {
-                line +=
-                    (line.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+                line += (line.empty() ? "" : ",") +
+                        (value.is_string() ? csv_field(value.get<std::string>()) : value.dump());
             }
             out << line << "\n";
         }

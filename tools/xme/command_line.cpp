@@ -14,8 +14,13 @@
 namespace xme::cli {
 namespace {
 
+std::vector<std::string>& arguments_run() {
+    static std::vector<std::string> arguments;
+    return arguments;
+}
+
 // A write to standard output that failed (a full disk, a closed descriptor) is an error as a file's
-// is (README, exit codes: 7): stdio only records it in the stream's error flag, and exit() flushes
+// is (xme(1), EXIT STATUS: 7): stdio only records it in the stream's error flag, and exit() flushes
 // what is left without a word. `code` is what the command returned: a failure of its own was reported
 // and stays.
 int checked_stdout(int code) {
@@ -32,12 +37,16 @@ int checked_stdout(int code) {
 
 }  // namespace
 
+const std::vector<std::string>& command_line_arguments() { return arguments_run(); }
+
 int run_command_line(int argc, char** argv) {
+    arguments_run().assign({"xme"});
+    for (int i = 1; i < argc; ++i) arguments_run().emplace_back(argv[i]);
     CLI::App app{"xme: block motion estimation on CPU, CUDA and Vulkan devices"};
     app.require_subcommand(1);
     app.footer(
-        "What every device computes is defined in docs/SPEC.md of xme's source tree; the README has\n"
-        "every option, output column and exit code.");
+        "What every device computes is defined in docs/SPEC.md of xme's source tree; the man page\n"
+        "(man xme, or man docs/xme.1 there) has every option, output column and exit code.");
     app.set_version_flag("--version", version_text, "Print the version and the backends compiled in");
     // CLI11's own message, in the form of every other error of xme.
     app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
