@@ -56,13 +56,13 @@ void write_text(const fs::path& path, const std::string& text) {
     out << text;
 }
 
-// README's ramp: green at the frame's lowest cost, yellow half way, red at its highest.
+// xme(1)'s ramp (`xme draw`): green at the frame's lowest cost, yellow half way, red at its highest.
 Colour expected_cost_colour(double t) {
     return t <= 0.5 ? Colour{static_cast<int>(std::lround(510 * t)), 255, 0}
                     : Colour{255, static_cast<int>(std::lround(510 * (1 - t))), 0};
 }
 
-// README's wheel, computed here the way a reader of the README would: HSV with value 1.
+// xme(1)'s wheel, computed here the way a reader of the man page would: HSV with value 1.
 Colour expected_flow_colour(double dx, double dy, double full) {
     const double s = std::min(1.0, std::hypot(dx, dy) / full);
     double h = std::atan2(dy, dx) * 180 / std::numbers::pi;

@@ -1,5 +1,5 @@
 // `xme draw` checks its vectors file against what `xme estimate -o` writes and the video it is drawn
-// over (README, `xme draw`), refusing with exit 3 what cannot be drawn, in bounded time: frame indices
+// over (xme(1), `xme draw`), refusing with exit 3 what cannot be drawn, in bounded time: frame indices
 // below 1 (a field is frame k's, estimated against frame k - 1), vectors beyond SPEC §3's int16,
 // partitions that are not SPEC §9's, more rows than any grid over the video, lines without end. And
 // the outputs it names: a video as .avi, and --draw's own name in --draw's messages.
@@ -248,7 +248,7 @@ TEST_SUITE("cli") {
             {"line 2 is longer than any row xme writes"});
     }
 
-    TEST_CASE("draw writes .avi as README says, and --draw's messages name --draw") {
+    TEST_CASE("draw writes .avi as xme(1) says, and --draw's messages name --draw") {
         if (real_clip_missing()) return;
         const fs::path dir = fresh_dir("draw-outputs");
         const std::string clip = real_clip();

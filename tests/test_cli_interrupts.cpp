@@ -1,7 +1,7 @@
 // `xme estimate` interrupted (SIGINT, SIGTERM) at random times and filling a disk for real, writing
 // every kind of output: each path holds its previous content or a whole file, no temporary file is
 // left beside it, all outputs of a run hold the same pairs, and the JSON summary is absent or says how
-// the run ended (README, "Interrupting a run"). tools/interrupt_check.sh runs 200 of each.
+// the run ended (xme(1), SIGNALS). tools/interrupt_check.sh runs 200 of each.
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
-// Outputs that name an input or each other are refused before any work (README, `xme estimate`'s
-// outputs): through a symbolic link, a hard link or another spelling, in every command, with exit 2
+// Outputs that name an input or each other are refused before any work (xme(1), WRITING
+// OUTPUTS): through a symbolic link, a hard link or another spelling, in every command, with exit 2
 // naming both and the input left as it was. And a failed write to standard output is exit 7.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// What the README promises about `xme` as a command: exit 2 for every bad option, --version,
+// What xme(1) promises about `xme` as a command: exit 2 for every bad option, --version,
 // '-' for standard output, notices for deep samples and damaged input, an honest progress total.
 #include <doctest/doctest.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Every numeric option is parsed as typed (README, `xme estimate`): an empty value, a sign, a value out
+// Every numeric option is parsed as typed (xme(1), WRITING OUTPUTS): an empty value, a sign, a value out
 // of range or spelled another way is exit 2 naming the option and the range, in every command, where
 // CLI11's own conversion ran '' as 0 and 0x10 as 16. And the messages that misled: a known family's
 // absent device, a size beyond xme's, a raw file smaller than one frame, raw video under another name.

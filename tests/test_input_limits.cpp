@@ -155,7 +155,7 @@ TEST_CASE("Y4M: W and H that overflow an int are refused, not wrapped") {
     for (const std::string width : {"4294967616", "2147483648", "99999999999999999999", "65537"}) {
         CAPTURE(width);
         write_file(path, "YUV4MPEG2 W" + width + " H1 C420jpeg\nFRAME\n" + std::string(480, 'x'));
-        // Larger than xme handles, as README's limits say: unsupported (exit 4), not damaged input.
+        // Larger than xme handles, as xme(1)'s INPUT says: unsupported (exit 4), not damaged input.
         check_error([&] { (void)xme::open_video(path); }, ErrorKind::unsupported,
                     {path, "W" + width + " is larger than the frames xme reads (up to 65536)", "16384"});
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Interrupts `xme estimate` runs that write every kind of output, and checks what they leave (README,
-# "Interrupting a run"): each output path holds its previous content or a whole file (CSV rows and
+# Interrupts `xme estimate` runs that write every kind of output, and checks what they leave (xme(1),
+# SIGNALS and WRITING OUTPUTS): each output path holds its previous content or a whole file (CSV rows and
 # Y4M frames whole, an NPY header whose shape is the data's, PNGs ending in IEND, .flo fields whole),
 # no temporary file is left beside them, all outputs of a run hold the same pairs, and the JSON
 # summary is absent or says how the run ended (the signal, an error, or every pair).

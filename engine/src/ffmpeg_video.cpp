@@ -116,7 +116,7 @@ public:
         info_.width = stream->codecpar->width;
         info_.height = stream->codecpar->height;
         if (info_.width > detail::max_io_dimension || info_.height > detail::max_io_dimension) {
-            // Larger than xme handles, not damaged: unsupported (exit 4), as README's limits say.
+            // Larger than xme handles, not damaged: unsupported (exit 4), as xme(1)'s INPUT says.
             throw Error(ErrorKind::unsupported,
                         path_ + ": video size " + std::to_string(info_.width) + "x" +
                             std::to_string(info_.height) + " is larger than the frames xme reads (up to " +

@@ -203,7 +203,7 @@ private:
         if (!digits) return false;
         if (!parse_int(value, size) || size > detail::max_io_dimension) {
             // A size, only one larger than any xme handles: unsupported (exit 4), as a 20000 that the
-            // reader takes and the CLI then refuses (README, `xme estimate`'s input).
+            // reader takes and the CLI then refuses (xme(1), INPUT).
             throw Error(ErrorKind::unsupported,
                         path_ + ": " + tag + " is larger than the frames xme reads (up to " +
                             std::to_string(detail::max_io_dimension) + ") or estimates (up to " +

@@ -1,6 +1,6 @@
 // codecview_mvs: draws the vectors of `xme estimate --export-mvs` on the video they were estimated on,
 // with FFmpeg's own codecview filter. FFmpeg carries motion vectors only as frame side data, which no
-// container stores (README), so this program decodes the clip, attaches each frame's records as
+// container stores (xme(1), --export-mvs), so this program decodes the clip, attaches each frame's records as
 // AV_FRAME_DATA_MOTION_VECTORS, runs `codecview=mv=pf` through libavfilter and encodes the result.
 //   codecview_mvs INPUT VECTORS.mvs.npy OUTPUT [--frames N]
 // OUTPUT: a video (.mp4, .mkv, .y4m ...: the muxer's default codec) or images (out_%04d.png).

@@ -1,5 +1,5 @@
 // `xme draw INPUT --vectors v.csv -o out.png|frames_%04d.png|out.mp4`: the frames with the motion
-// `xme estimate -o` found drawn over them (README, `xme draw`).
+// `xme estimate -o` found drawn over them (xme(1), `xme draw`).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>

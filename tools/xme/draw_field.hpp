@@ -1,5 +1,5 @@
 // One frame's motion drawn over its picture: arrows coloured by cost or by partition, or the flow
-// colour wheel (README, `xme draw`).
+// colour wheel (xme(1), `xme draw`).
 #pragma once
 
 #include <optional>

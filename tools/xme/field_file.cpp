@@ -134,7 +134,7 @@ void FieldFileReader::limit_rows_to_picture(int width, int height, const std::st
 void FieldFileReader::check_row(const Values& v) const {
     const auto refuse = [this](const std::string& what) {
         throw Error(ErrorKind::bad_input, path_ + ", " + where() + ": " + what + "; xme draws only what " +
-                                              "`xme estimate -o` writes (README, `xme draw`)");
+                                              "`xme estimate -o` writes (man xme, `xme draw`)");
     };
     if (v[0] < 1) {
         refuse("frame " + std::to_string(v[0]) +

@@ -48,7 +48,7 @@ public:
     [[nodiscard]] const std::string& path() const { return path_; }
     [[nodiscard]] bool partitions() const { return partitions_; }  // 15 columns: one row per partition
     // The next frame's rows, or nothing at the end. Throws Error(bad_input) naming the line or row
-    // that is not xme's, or frames out of order. Every row is checked against what xme writes (README,
+    // that is not xme's, or frames out of order. Every row is checked against what xme writes (xme(1),
     // `xme draw`): its frame is a pair's current frame, so at least 1 (the pair is frame - 1 to
     // frame); its vector fits SPEC §3's quarter-pel int16; a partition row is SPEC §9's partition of
     // that index, inside its macroblock.

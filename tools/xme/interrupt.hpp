@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM (README, "Interrupting a run"): a job that writes its outputs pair by pair stops
+// SIGINT and SIGTERM (xme(1), SIGNALS): a job that writes its outputs pair by pair stops
 // between pairs and ends every output whole, with the frames all of them hold, then the process ends
 // by the signal as it would have; at any other time the process ends at once, its temporary files
 // removed (xme/staged_file.hpp), so that no output path is left holding a cut file.

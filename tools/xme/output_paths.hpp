@@ -1,6 +1,6 @@
 // Outputs that would destroy an input or each other: before any work, every output a command names
-// is checked against each of its inputs and each of its other outputs (README, `xme estimate`'s
-// outputs), as FFmpeg refuses "Output ... is same as Input".
+// is checked against each of its inputs and each of its other outputs (xme(1), WRITING
+// OUTPUTS), as FFmpeg refuses "Output ... is same as Input".
 #pragma once
 
 #include <string>

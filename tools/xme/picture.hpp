@@ -1,4 +1,4 @@
-// An RGB picture to draw motion on, and the colours `xme draw` uses (README, `xme draw`).
+// An RGB picture to draw motion on, and the colours `xme draw` uses (xme(1), `xme draw`).
 #pragma once
 
 #include <array>

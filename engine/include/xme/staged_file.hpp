@@ -1,6 +1,6 @@
 // Output files written under a temporary name beside their path and renamed onto it once whole, so
 // that the path holds either what it held before or a whole file: never one cut by an interrupted run,
-// a full disk or a file-size limit (README, "Outputs").
+// a full disk or a file-size limit (xme(1), WRITING OUTPUTS).
 #pragma once
 
 #include <string>
