@@ -8,7 +8,7 @@
 #       mkdir -p .device/deps$(dirname "$f") && cp "$f" .device/deps$f;; esac; done; done
 # Test clips: tools/make_test_clips.sh .device/clips 12. Carry [".device"].
 #   source tools/device/build_on_device.sh   # sets B to the build folder, or returns non-zero
-# (~1 minute on the H100 machine's 16 cores, 2026-11-25; logs: $OUT/configure.log, $OUT/build.log)
+# (about a minute on the H100 machine's 16 cores; logs: $OUT/configure.log, $OUT/build.log)
 B=${XME_BUILD:-build/device}
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXME_WITH_FFMPEG=OFF -DXME_WITH_VULKAN=OFF \
     -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_PREFIX_PATH="$PWD/.device/deps/usr" \
