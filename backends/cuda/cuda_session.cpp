@@ -557,9 +557,7 @@ private:
             const std::uint64_t key = keys[i];
             if (key == ~std::uint64_t{0}) throw no_result(i);
             if (rate_) {  // the fast rate kernel's packed winner (rate_key.cuh)
-                field.blocks[i] = {static_cast<std::int16_t>(4 * fast_rate_key_dx(key, params_.range)),
-                                   static_cast<std::int16_t>(4 * fast_rate_key_dy(key, params_.range)),
-                                   fast_rate_key_cost(key)};
+                field.blocks[i] = motion_of_fast_rate_key<BlockMotion>(key, params_.range);
             } else {
                 field.blocks[i] = motion_of_search_key<BlockMotion>(key);
             }

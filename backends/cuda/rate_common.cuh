@@ -135,9 +135,9 @@ __device__ __forceinline__ MotionRecord record_of_fast_key(const SearchJob& job,
     if (key == no_fast_rate_key) return {0, 0, 0, 0};
     const int x = (block % job.blocks_x) * job.block_size;
     const int y = (block / job.blocks_x) * job.block_size;
-    return {static_cast<std::int16_t>(4 * fast_rate_key_dx(key, job.range)),
-            static_cast<std::int16_t>(4 * fast_rate_key_dy(key, job.range)), fast_rate_key_cost(key),
-            window_candidates(candidate_window(job, x, y))};
+    MotionRecord record = motion_of_fast_rate_key<MotionRecord>(key, job.range);
+    record.candidates = window_candidates(candidate_window(job, x, y));
+    return record;
 }
 
 }  // namespace xme::cuda

@@ -68,6 +68,13 @@ XME_QPEL_HD int fast_rate_key_dx(std::uint64_t key, int range) {
 XME_QPEL_HD int fast_rate_key_dy(std::uint64_t key, int range) {
     return static_cast<int>((static_cast<std::uint32_t>(key) >> 9) & 511u) - range;
 }
+// The winner as a BlockMotion or a MotionRecord: its vector in quarter pel and J (the candidate
+// count, where the type has one, is the caller's).
+template <class Motion>
+XME_QPEL_HD Motion motion_of_fast_rate_key(std::uint64_t key, int range) {
+    return {static_cast<std::int16_t>(4 * fast_rate_key_dx(key, range)),
+            static_cast<std::int16_t>(4 * fast_rate_key_dy(key, range)), fast_rate_key_cost(key)};
+}
 
 // Column and row ranges of the padded reference that hold SPEC §1's replicated samples (the padding
 // kernel fills whole rows of `pitch` bytes).

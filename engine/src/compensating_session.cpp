@@ -8,6 +8,7 @@
 #include "xme/compensation.hpp"
 #include "xme/device.hpp"
 #include "xme/error.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme {
 namespace {
@@ -25,7 +26,7 @@ public:
     PairResult receive() override {
         PairResult result = inner_->receive();
         if (planes_.empty()) {  // the inner session answered a receive without a pair: it threw above
-            throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+            throw no_pair_submitted();
         }
         const Planes planes = planes_.front();
         planes_.pop_front();

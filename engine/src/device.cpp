@@ -8,6 +8,7 @@
 #include "xme/macroblock.hpp"
 #include "xme/operations.hpp"
 #include "xme/partition_keys.hpp"
+#include "xme/session_support.hpp"
 
 namespace xme {
 
@@ -21,8 +22,7 @@ MotionField estimate_pair(Device& device, const SessionOptions& options, PlaneVi
 void SynchronousSession::submit(const FramePair& pair) { done_.push_back(compute(pair)); }
 
 PairResult SynchronousSession::receive() {
-    if (done_.empty())
-        throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+    if (done_.empty()) throw no_pair_submitted();
     PairResult result = std::move(done_.front());
     done_.pop_front();
     return result;

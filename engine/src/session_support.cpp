@@ -5,9 +5,12 @@
 
 namespace xme {
 
+Error no_pair_submitted() {
+    return {ErrorKind::invalid_argument, "receive() called with no frame pair submitted"};
+}
+
 void InFlightPairs::require_pending() const {
-    if (entries_.empty())
-        throw Error(ErrorKind::invalid_argument, "receive() called with no frame pair submitted");
+    if (entries_.empty()) throw no_pair_submitted();
 }
 
 ResidentFrameSlots::PairSlots ResidentFrameSlots::place(std::int64_t reference_id, std::int64_t current_id) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "xme/device.hpp"
+#include "xme/error.hpp"
 
 namespace xme {
 
@@ -102,6 +103,9 @@ private:
     std::size_t next_ = 0;
     std::deque<Entry> entries_;
 };
+
+// The error of a receive() with no pair pending (MotionSession's contract), thrown by every session.
+[[nodiscard]] Error no_pair_submitted();
 
 // Throws Error(invalid_argument) when a frame of `pair` is not the size the session was opened for.
 void check_pair_size(const SessionOptions& options, const FramePair& pair);
