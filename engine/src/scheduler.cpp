@@ -25,10 +25,15 @@ namespace {
 // Every device at once: a GPU's context takes ~0.1 s to create (H100 machine), which a job over two
 // GPUs paid twice, one after the other, before its first pair. The first failure in the list's order
 // is the one reported, as when they opened one by one.
-std::vector<std::unique_ptr<Device>> open_all(Registry& registry, const std::vector<std::string>& names) {
-    std::vector<std::unique_ptr<Device>> devices(names.size());
+std::vector<std::shared_ptr<Device>> open_all(Registry& registry, const ScheduleOptions& options) {
+    const std::vector<std::string>& names = options.devices;
+    auto open = [&](const std::string& name) -> std::shared_ptr<Device> {
+        if (options.open_device) return options.open_device(name);
+        return registry.open(name);
+    };
+    std::vector<std::shared_ptr<Device>> devices(names.size());
     if (names.size() == 1) {
-        devices.front() = registry.open(names.front());
+        devices.front() = open(names.front());
         return devices;
     }
     static_cast<void>(registry.devices());  // listed here, so that the threads below only read the list
@@ -38,7 +43,7 @@ std::vector<std::unique_ptr<Device>> open_all(Registry& registry, const std::vec
         for (std::size_t i = 0; i < names.size(); ++i) {
             openers.emplace_back([&, i] {
                 try {
-                    devices[i] = registry.open(names[i]);
+                    devices[i] = open(names[i]);
                 } catch (...) {
                     failures[i] = std::current_exception();
                 }
@@ -95,8 +100,8 @@ Scheduler::Scheduler(Registry& registry, const ScheduleOptions& options) : optio
     }
     std::string offered;  // each device's variants, for the message when none has the one asked for
     bool variant_found = options.session.variant.empty();
-    for (std::unique_ptr<Device>& opened : open_all(registry, options.devices)) {
-        std::shared_ptr<Device> device = std::move(opened);
+    for (std::shared_ptr<Device>& device : open_all(registry, options)) {
+        if (!device) throw Error(ErrorKind::device, "no device was opened for this job");
         for (const auto& earlier : devices_) {
             if (earlier.info.name == device->info().name) {
                 throw Error(ErrorKind::invalid_argument,

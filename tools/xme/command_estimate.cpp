@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "commands.hpp"
 #include "interrupt.hpp"
@@ -10,7 +11,7 @@
 
 namespace xme::cli {
 
-Command add_estimate_command(CLI::App& app) {
+Command add_estimate_command(CLI::App& app, std::function<void(EstimateSettings&)> adjust) {
     auto options = std::make_shared<JobOptions>();
     auto* cmd = app.add_subcommand("estimate",
                                    "Estimate motion between consecutive frames (frame i against frame i-1)");
@@ -23,11 +24,12 @@ Command add_estimate_command(CLI::App& app) {
     cmd->add_flag("--read-only", *read_only,
                   "Read the frames as the job would (same reader, --read-threads, the device's memory) and "
                   "estimate nothing: frames/s and GB/s of the input alone, the pace no job on it can pass");
-    return {cmd, [options, draw, read_only] {
+    return {cmd, [options, draw, read_only, adjust = std::move(adjust)] {
                 // Around the drawer too: a signal while it ends its video stops nothing half way.
                 const StopBetweenPairs stop_between_pairs;
                 EstimateSettings settings = settings_from(*options, {"--draw", *draw});
                 settings.read_only = *read_only;
+                if (adjust) adjust(settings);
                 std::optional<PairDrawer> drawer;
                 if (!draw->empty()) {
                     settings.on_pair = [&drawer](const ScheduledPair& pair, const VideoInfo& video) {

@@ -3,13 +3,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "estimate_job.hpp"
 #include "interrupt.hpp"
 #include "xme/error.hpp"
+#include "xme/operations.hpp"
 
 namespace xme::cli {
 namespace {
@@ -38,6 +41,61 @@ int checked_stdout(int code) {
 }  // namespace
 
 const std::vector<std::string>& command_line_arguments() { return arguments_run(); }
+
+namespace {
+
+// `xme estimate ARGUMENTS...` parsed by the CLI's own parser; a bad option is Error(invalid_argument).
+Command parse_estimate_arguments(CLI::App& app, const std::vector<std::string>& arguments,
+                                 const std::function<void(EstimateSettings&)>& adjust) {
+    arguments_run().assign({"xme", "estimate"});
+    arguments_run().insert(arguments_run().end(), arguments.begin(), arguments.end());
+    app.require_subcommand(1);
+    const Command estimate = add_estimate_command(app, adjust);
+    std::vector<char*> argv;
+    for (std::string& argument : arguments_run()) argv.push_back(argument.data());
+    try {
+        app.parse(static_cast<int>(argv.size()), argv.data());
+    } catch (const CLI::ParseError& e) {
+        throw Error(ErrorKind::invalid_argument, std::string("xme estimate: ") + e.what());
+    }
+    return estimate;
+}
+
+}  // namespace
+
+void run_estimate_arguments(const std::vector<std::string>& arguments,
+                            const std::function<void(EstimateSettings&)>& adjust) {
+    CLI::App app{"xme"};
+    static_cast<void>(parse_estimate_arguments(app, arguments, adjust).run());
+}
+
+EstimateCheck check_estimate_arguments(const std::vector<std::string>& arguments) {
+    // The settings are made (and checked) where the command runs; it stops there, before the input.
+    struct Checked {};
+    EstimateCheck check;
+    CLI::App app{"xme"};
+    const Command estimate = parse_estimate_arguments(app, arguments, [&check](EstimateSettings& settings) {
+        check.reads_previous_pair = needs_previous_field(settings.session.params);
+        throw Checked{};
+    });
+    try {
+        static_cast<void>(estimate.run());
+    } catch (const Checked&) {
+    }
+    return check;
+}
+
+std::vector<std::pair<std::string, bool>> estimate_option_names() {
+    CLI::App app{"xme"};
+    const Command estimate = add_estimate_command(app);
+    std::vector<std::pair<std::string, bool>> names;
+    for (const CLI::Option* option : estimate.subcommand->get_options()) {
+        const bool takes_value = option->get_type_size() != 0;
+        for (const std::string& name : option->get_snames()) names.emplace_back("-" + name, takes_value);
+        for (const std::string& name : option->get_lnames()) names.emplace_back("--" + name, takes_value);
+    }
+    return names;
+}
 
 int run_command_line(int argc, char** argv) {
     arguments_run().assign({"xme"});

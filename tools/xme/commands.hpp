@@ -14,7 +14,9 @@ struct Command {
     std::function<int()> run;
 };
 Command add_devices_command(CLI::App& app);
-Command add_estimate_command(CLI::App& app);
+struct EstimateSettings;
+// `adjust` changes the settings parsed before the job runs (run_estimate_arguments' caller's registry).
+Command add_estimate_command(CLI::App& app, std::function<void(EstimateSettings&)> adjust = {});
 Command add_bench_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
 Command add_draw_command(CLI::App& app);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -64,6 +65,12 @@ void check_mirror(const ScheduledPair& pair, const SearchParams& params, Estimat
     }
     previous.clear();
     for (const auto& result : pair.results) previous.push_back(result.result.field);
+}
+
+// The signal that asked the job to stop (interrupt.hpp), or SIGINT where the caller set settings.stop.
+int stop_signal(const EstimateSettings& settings) {
+    if (const int signal = interrupt_signal(); signal != 0) return signal;
+    return settings.stop != nullptr && settings.stop->load() ? SIGINT : 0;
 }
 
 // One rule wherever it is found (from the header's frame count, while skipping --start frames, or
@@ -161,7 +168,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     std::int64_t frames_got = 0;  // frames_read, less the call that found the end
     auto next_frame = [&]() -> std::optional<Frame> {
         if (settings.frames >= 0 && frames_read >= settings.frames) return std::nullopt;
-        if (interrupt_signal() != 0) return std::nullopt;  // stopped between pairs: no more input
+        if (stop_signal(settings) != 0) return std::nullopt;  // stopped between pairs: no more input
         ++frames_read;
         std::optional<Frame> frame = reader.read_frame();
         take_reader_notices(reader, report, frames_lost);
@@ -173,7 +180,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     std::vector<MotionField> mirrored_before;        // under mirror: each device's field of the pair before
     auto deliver = [&](ScheduledPair&& pair) {
         // Stopped by a signal: the pairs still in flight are dropped, so that the run ends soon.
-        if (interrupt_signal() != 0) return;
+        if (stop_signal(settings) != 0) return;
         const MotionField& field = pair.results.front().result.field;
         if (writer) writer->write(pair.frame, field);
         if (mvs_writer) mvs_writer->write(pair.frame, field);
@@ -241,7 +248,7 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         throw;
     }
     finish_outputs();
-    if (report.frames.empty() && frames_got < 2 && interrupt_signal() == 0)
+    if (report.frames.empty() && frames_got < 2 && stop_signal(settings) == 0)
         throw_no_pair(settings, settings.start + frames_got);
 }
 
@@ -255,7 +262,7 @@ void read_frames_only(const EstimateSettings& settings, VideoReader& reader, Est
     const auto count_time = [&] {
         figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    while ((settings.frames < 0 || figures.frames < settings.frames) && interrupt_signal() == 0) {
+    while ((settings.frames < 0 || figures.frames < settings.frames) && stop_signal(settings) == 0) {
         std::optional<Frame> frame;
         try {
             frame = reader.read_frame();
@@ -332,9 +339,12 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         const std::int64_t skipped = reader->skip_frames(settings.start);
         if (skipped < settings.start) throw_no_pair(settings, skipped);
     }
-    Registry registry = make_builtin_registry();
+    std::optional<Registry> own_registry;
+    Registry& registry =
+        settings.registry != nullptr ? *settings.registry : own_registry.emplace(make_builtin_registry());
     ScheduleOptions options{settings.policy, resolve_devices(settings, registry, report.choice_reason),
                             settings.session};
+    options.open_device = settings.open_device;
     // The metrics need only the figures (the squared errors); the planes come back when a file takes them.
     options.session.compensation = CompensationRequest{
         settings.transform, !settings.compensation.prediction.empty(),
@@ -359,7 +369,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         for (const FrameRecord& record : report.frames) comparisons += record.comparisons;
         report.comparisons_per_pair = comparisons / std::max<std::uint64_t>(1, report.frames.size());
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (const int signal = interrupt_signal(); signal != 0) report.interrupted = signal_name(signal);
+        if (const int signal = stop_signal(settings); signal != 0) report.interrupted = signal_name(signal);
         if (!settings.json.empty()) {
             try {
                 write_report_json(report, settings);
@@ -392,7 +402,7 @@ EstimateReport run_estimate(const EstimateSettings& settings) {
         finish();
         throw;
     }
-    if (const int signal = interrupt_signal(); signal != 0) {
+    if (const int signal = stop_signal(settings); signal != 0) {
         const std::string done = report.read_only
                                      ? std::to_string(report.read_only->frames) + " frame(s) read"
                                      : std::to_string(report.frames.size()) + " pair(s)";

@@ -2,11 +2,14 @@
 // fields to the writers, metrics and, under mirror, agreement between the devices.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compensation_outputs.hpp"
@@ -37,6 +40,12 @@ struct EstimateSettings {
     // --read-only: the frames read as the job would read them (same reader, threads and the devices'
     // memory) and nothing estimated: the input's own limit, to hold a whole job's pace against.
     bool read_only = false;
+    // A caller that runs job after job in one process (the Python module's run_estimate) keeps its
+    // registry and devices open between them (ScheduleOptions::open_device); null: the job's own.
+    Registry* registry = nullptr;
+    std::function<std::shared_ptr<Device>(const std::string& name)> open_device = nullptr;
+    // Set by such a caller to stop the job between pairs, as SIGINT does (its outputs end whole).
+    const std::atomic<bool>* stop = nullptr;
     // Each pair as it is delivered, in frame order (`xme estimate --draw`).
     std::function<void(const ScheduledPair&, const VideoInfo&)> on_pair;
 
@@ -96,6 +105,23 @@ struct EstimateReport {
 // hold. A SIGINT or SIGTERM stops the run between pairs (interrupt.hpp): the outputs are ended so,
 // the summary records the signal, and Interrupted is thrown.
 EstimateReport run_estimate(const EstimateSettings& settings);
+
+// `xme estimate ARGUMENTS...` in this process (command_line.cpp), for a caller that runs job after job
+// (the Python module's run_estimate): `adjust` gives the settings its registry, devices and stop flag.
+// Every failure is thrown: a bad option as Error(invalid_argument) with the parser's message, a job's
+// as the job throws it, Interrupted where the stop flag (or a signal) ended the run.
+void run_estimate_arguments(const std::vector<std::string>& arguments,
+                            const std::function<void(EstimateSettings&)>& adjust);
+
+// Parses them and makes the settings as run_estimate_arguments does, and runs nothing: a caller's check
+// before it hands them out, and what it needs to know of the chain.
+struct EstimateCheck {
+    bool reads_previous_pair = false;  // SPEC §8: a pair's result depends on the pair before (operations.hpp)
+};
+[[nodiscard]] EstimateCheck check_estimate_arguments(const std::vector<std::string>& arguments);
+// Every option name of `xme estimate` ("-o", "--output", ...) and whether it takes a value: what a caller
+// needs to tell an option's value from the words around it (the corpus's command line).
+[[nodiscard]] std::vector<std::pair<std::string, bool>> estimate_option_names();
 
 // --read-only writes the summary alone: a file that would hold estimates (set in settings) is refused with
 // Error(invalid_argument), naming it. run_estimate checks it too; a command checks it first where an

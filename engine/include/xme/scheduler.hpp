@@ -43,6 +43,12 @@ struct ScheduleOptions {
     // failed. Generous, since one pair of a large frame on a slow CPU variant takes minutes; <= 0:
     // no limit.
     double device_timeout_seconds = 600;
+    // Where the devices come from: null opens each one from the registry for this scheduler alone; a
+    // caller that runs job after job in one process (the Python module's run_estimate, the corpus's
+    // workers) passes one that keeps them open, so that a job does not pay a GPU's context and first
+    // launches again. It may be called from several threads at once. A device it returns serves this
+    // scheduler alone while the scheduler lives.
+    std::function<std::shared_ptr<Device>(const std::string& name)> open_device = nullptr;
 };
 
 struct DeviceResult {
