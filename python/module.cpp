@@ -1,4 +1,5 @@
-// The Python module `xme`: its errors, the process's registry of devices, and xme.devices().
+// The Python module `xme` (its native part, xme._xme): its errors, the process's registry of devices, and
+// xme.devices().
 #include <exception>
 #include <map>
 
@@ -22,7 +23,7 @@ std::map<ErrorKind, py::object>& error_classes() {
 }
 
 void register_errors(py::module_& module) {
-    const std::string module_name = py::str(module.attr("__name__"));
+    const std::string module_name = "xme";  // the package (python/xme/__init__.py) that re-exports them
     auto make = [&](const char* name, py::handle bases) {
         const std::string qualified = module_name + "." + name;
         py::object cls =
@@ -99,7 +100,7 @@ void release_registry() {
 
 }  // namespace xme::python
 
-PYBIND11_MODULE(xme, module) {
+PYBIND11_MODULE(_xme, module) {
     namespace py = pybind11;
     using namespace xme::python;
     module.doc() =
@@ -113,6 +114,7 @@ PYBIND11_MODULE(xme, module) {
     bind_estimate(module);
     bind_estimator(module);
     bind_compare(module);
+    bind_run_estimate(module);
     module.def("devices", &list_devices,
                "Every device of every backend in this build, and every backend left out: a list of dicts "
                "with name, backend, description, available, reason (why it is unavailable or absent), "
@@ -124,6 +126,7 @@ PYBIND11_MODULE(xme, module) {
     py::module_::import("atexit").attr("register")(py::cpp_function([] {
         finish_interrupted_work();  // interrupted calls' pairs still on the devices
         release_device_cache();
+        release_job_devices();
         release_registry();
     }));
 }

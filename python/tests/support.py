@@ -23,9 +23,9 @@ SEED = int(os.environ.get("XME_TEST_SEED", random.randrange(2**32)))
 print(f"xme python tests: seed {SEED} (XME_TEST_SEED={SEED} replays it)", flush=True)
 CLIP_DIR = os.environ.get("XME_TEST_CLIP_DIR", "/usr/share/doc/opencv-doc/examples/data")
 CLIP = os.path.join(CLIP_DIR, "vtest.avi")
-# The program next to the module in a build tree (build/<preset>/tools/xme), unless named.
+# The program beside the package in a build tree (build/<preset>/tools/xme), unless named.
 XME = os.environ.get("XME_BINARY",
-                     os.path.join(os.path.dirname(os.path.abspath(xme.__file__)), "..", "tools", "xme"))
+                     os.path.join(os.path.dirname(os.path.abspath(xme.__file__)), "..", "..", "tools", "xme"))
 COST_KINDS = ["sad", "cost4", "satd", "sad+rate", "cost4+rate", "satd+rate"]  # the NPY's codes
 
 

@@ -52,6 +52,24 @@ class RealClip(FieldChecks):
             self.assertEqual(field.device, "cpu")
             self.assert_field_equals_rows(field, rows, field.frame, f"stream, frame {field.frame}")
 
+    def test_run_estimate_writes_the_clis_files(self):
+        """Whole jobs in this process, one after another on the devices the first opened, write what
+        `xme estimate` writes; a bad option is refused in the CLI's words."""
+        generator = rng("run_estimate")
+        start = int(generator.integers(0, 700))
+        chain = ["--algo", ["hex", "tz+qpel", "fs+hpel"][int(generator.integers(3))], "--frames", "4",
+                 "--start", str(start)]
+        expected = run_cli(CLIP, *chain)
+        with tempfile.TemporaryDirectory() as folder:
+            for round in range(2):
+                output = os.path.join(folder, f"v{round}.npy")
+                xme.run_estimate([CLIP, *chain, "-o", output, "--json", os.path.join(folder, "s.json")])
+                numpy.testing.assert_array_equal(numpy.load(output), expected)
+        with self.assertRaisesRegex(xme.InvalidArgument, "--block"):
+            xme.run_estimate([CLIP, "--block", "7"])
+        self.assertTrue(xme.check_estimate_arguments(["x", "--predictor", "temporal"])["reads_previous_pair"])
+        self.assertFalse(xme.check_estimate_arguments(["x", "--algo", "hex"])["reads_previous_pair"])
+
     def test_partitions_equal_the_cli(self):
         rows = run_cli(CLIP, "--backend", "cpu", "--frames", 2, "--algo", "fs+p41", "--range", 4)
         field = xme.estimate(self.frames[0], self.frames[1], device="cpu", algo="fs+p41", range=4)
