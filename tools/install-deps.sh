@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what xme needs to build and test on Debian 12, skipping what is already there.
-# pybind11-dev and python3-dev build the Python module (python/); libavfilter-dev builds
+# pybind11-dev and python3-dev build the Python module (python/), python3-distributed (Dask) runs its
+# corpus (python3 -m xme.corpus, docs/corpus.md); libavfilter-dev builds
 # tools/codecview_mvs (FFmpeg's codecview filter on xme's vectors).
 # The CUDA toolkit is not a Debian 12 package in main: install NVIDIA's, or build without it
 # (the CUDA backend is then listed as absent, with the reason). clang and its runtime libraries
@@ -13,7 +14,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavfilter-dev
   libvulkan-dev glslang-tools spirv-cross libspirv-cross-c-shared-dev
   mesa-vulkan-drivers vulkan-validationlayers
-  opencv-doc ffmpeg python3-numpy python3-dev pybind11-dev
+  opencv-doc ffmpeg python3-numpy python3-dev pybind11-dev python3-distributed
   clang libclang-rt-14-dev
 )
 
