@@ -36,7 +36,17 @@ public:
         file_size_ = detail::regular_file_size(file_.get());
         // A partial last frame is not counted; reading it throws, so nothing is dropped silently. From
         // the read position: standard input may be a file already partly read.
-        if (file_size_) info_.frame_count = (*file_size_ - detail::tell(file_.get())) / frame_bytes_;
+        if (!file_size_) return;
+        const std::int64_t bytes = *file_size_ - detail::tell(file_.get());
+        info_.frame_count = bytes / frame_bytes_;
+        // Not one frame at all: the likelier mistake is --size (or --pix-fmt), not the file.
+        if (bytes > 0 && bytes < frame_bytes_) {
+            throw Error(ErrorKind::bad_input,
+                        path + " holds " + std::to_string(bytes) + " bytes, less than one " +
+                            std::to_string(info_.width) + "x" + std::to_string(info_.height) + " " +
+                            to_string(info_.chroma) + " frame (" + std::to_string(frame_bytes_) +
+                            " bytes): check --size (and --pix-fmt)");
+        }
     }
 
     std::optional<Frame> read_frame() override {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <mutex>
 
@@ -76,23 +75,6 @@ int stop_signal(const EstimateSettings& settings) {
 // One rule wherever it is found (from the header's frame count, while skipping --start frames, or
 // after reading): a run with no frame pair is an error, exit 3, naming the count and --start.
 [[noreturn]] void throw_no_pair(const EstimateSettings& settings, std::int64_t frame_count) {
-    // A raw file smaller than one frame: the likelier mistake is --size (or --pix-fmt), not the file.
-    const std::string ext = settings.input == "-" ? "" : lowercase_extension(settings.input);
-    std::error_code size_error;
-    const auto bytes = ext == ".yuv" || ext == ".raw" || ext == ".gray"
-                           ? std::filesystem::file_size(settings.input, size_error)
-                           : 0;
-    if (frame_count == 0 && settings.raw.width > 0 && !size_error && bytes > 0) {
-        const RawVideoOptions& raw = settings.raw;
-        const std::int64_t frame_bytes =
-            std::int64_t{raw.width} * raw.height +
-            2 * std::int64_t{chroma_width(raw.chroma, raw.width)} * chroma_height(raw.chroma, raw.height);
-        throw Error(ErrorKind::bad_input, settings.input + " holds " + std::to_string(bytes) +
-                                              " bytes, less than one " + std::to_string(raw.width) + "x" +
-                                              std::to_string(raw.height) + " " + to_string(raw.chroma) +
-                                              " frame (" + std::to_string(frame_bytes) +
-                                              " bytes): check --size (and --pix-fmt)");
-    }
     std::string message = input_name(settings.input) + " has " + std::to_string(frame_count) + " frame(s)";
     if (settings.start > 0) {
         message += " and --start " + std::to_string(settings.start) + " leaves " +
