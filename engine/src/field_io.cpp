@@ -9,6 +9,7 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -108,14 +109,22 @@ std::string field_csv_header(FieldLayout layout) {
 std::string field_csv_rows(std::int64_t frame_index, const MotionField& field, FieldLayout layout) {
     std::string text;
     const int columns = column_count(layout);
+    // The cost kind by name in CSV ("satd+rate"); NPY holds its code.
+    const std::string kind = to_string(field.cost_kind);
+    text.reserve(field.blocks.size() * static_cast<std::size_t>(columns) * 6);
     for_each_row(frame_index, field, layout, [&](const Row& row) {
+        char line[partition_columns * 21 + 32];  // 20 characters hold any int64, plus its comma
+        char* end = line;
         for (int column = 0; column < columns; ++column) {
-            if (column > 0) text += ',';
-            // The cost kind by name in CSV ("satd+rate"); NPY holds its code.
-            text += column == cost_kind_column ? to_string(field.cost_kind)
-                                               : std::to_string(row[static_cast<std::size_t>(column)]);
+            if (column > 0) *end++ = ',';
+            if (column == cost_kind_column) {
+                end = std::copy(kind.begin(), kind.end(), end);
+                continue;
+            }
+            end = std::to_chars(end, line + sizeof line, row[static_cast<std::size_t>(column)]).ptr;
         }
-        text += '\n';
+        *end++ = '\n';
+        text.append(line, end);
     });
     return text;
 }
@@ -155,16 +164,20 @@ public:
     }
 
     void write(std::int64_t frame_index, const MotionField& field) override {
-        std::string data;
+        data_.clear();
+        data_.reserve(field.blocks.size() * 4 * static_cast<std::size_t>(columns_));
         std::int64_t rows = 0;
         for_each_row(frame_index, field, layout_, [&](const Row& row) {
+            const std::size_t at = data_.size();
+            data_.resize(at + 4 * static_cast<std::size_t>(columns_));
             for (int column = 0; column < columns_; ++column)
-                append_int32(data, row[static_cast<std::size_t>(column)], frame_index);
+                put_int32(&data_[at + 4 * static_cast<std::size_t>(column)],
+                          row[static_cast<std::size_t>(column)], frame_index);
             ++rows;
         });
         // Data first, shape second: if the process dies in between, the file still holds the old
         // shape, and numpy ignores the bytes past it.
-        append(data);
+        append(data_);
         put(header(whole_rows() + rows), 0);
         commit(rows);
     }
@@ -176,7 +189,7 @@ private:
     }
 
     // Little-endian whatever the host; a value that int32 cannot hold is an error, never wrapped.
-    void append_int32(std::string& data, std::int64_t value, std::int64_t frame_index) const {
+    void put_int32(char* out, std::int64_t value, std::int64_t frame_index) const {
         if (value < std::numeric_limits<std::int32_t>::min() ||
             value > std::numeric_limits<std::int32_t>::max()) {
             throw Error(ErrorKind::unsupported, "cannot write frame " + std::to_string(frame_index) + " to " +
@@ -184,9 +197,10 @@ private:
                                                     " does not fit its int32 columns; write .csv instead");
         }
         const auto bits = static_cast<std::uint32_t>(value);
-        for (int shift = 0; shift < 32; shift += 8) data += static_cast<char>((bits >> shift) & 0xff);
+        for (int byte = 0; byte < 4; ++byte) out[byte] = static_cast<char>((bits >> (8 * byte)) & 0xff);
     }
 
+    std::string data_;  // one frame's rows, kept for the next frame
     int columns_;
     FieldLayout layout_;
 };

@@ -39,8 +39,8 @@ def cut(source, path, start, frames, extra=()):
                     "-frames:v", str(frames), "-pix_fmt", "yuv420p", *extra, path], check=True)
 
 
-def estimate(video, options, output, *more):
-    done = subprocess.run([XME, "estimate", video, *options, "-o", output, "-q", *more], capture_output=True,
+def estimate(video, options, output, *more, option="-o"):
+    done = subprocess.run([XME, "estimate", video, *options, option, output, "-q", *more], capture_output=True,
                           text=True)
     if done.returncode != 0:
         raise AssertionError(f"xme estimate {video}: exit {done.returncode}: {done.stderr}")
@@ -230,15 +230,15 @@ class CorpusTests(unittest.TestCase):
         options = ["--algo", "umh" if generator.integers(2) else "hex", "--predictor", "temporal",
                    "--refresh", str(refresh)]
         print(f"segments: {segment} pairs, {' '.join(options)}", flush=True)
-        for fmt in ("npy", "csv"):
+        for fmt, suffix, option in (("npy", "npy", "-o"), ("csv", "csv", "-o"), ("array", "vectors.npy", "--vector-array")):
             out = os.path.join(self.folder, "segments-" + fmt)
             done = run_corpus(long_clip, "--out", out, "--cpu-workers", "2", "--segment-frames", str(segment),
                               "--format", fmt, "--no-progress", *options)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-            expected = os.path.join(self.folder, "expected-long." + fmt)
-            estimate(long_clip, options, expected)
-            with open(expected, "rb") as a, open(os.path.join(out, "long." + fmt), "rb") as b:
-                self.assertEqual(a.read(), b.read(), f"segmented long.{fmt} differs from xme estimate's")
+            expected = os.path.join(self.folder, "expected-long." + suffix)
+            estimate(long_clip, options, expected, option=option)
+            with open(expected, "rb") as a, open(os.path.join(out, "long." + suffix), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f"segmented long.{suffix} differs from xme estimate's")
             records = manifest(out)
             segments = [r for r in records if r["kind"] == "segment"]
             self.assertEqual(len(segments), -(-40 // segment))

@@ -63,8 +63,18 @@ class RealClip(FieldChecks):
         with tempfile.TemporaryDirectory() as folder:
             for round in range(2):
                 output = os.path.join(folder, f"v{round}.npy")
-                xme.run_estimate([CLIP, *chain, "-o", output, "--json", os.path.join(folder, "s.json")])
+                vectors = os.path.join(folder, f"vectors{round}.npy")
+                xme.run_estimate([CLIP, *chain, "-o", output, "--json", os.path.join(folder, "s.json"),
+                                  "--vector-array", vectors])
                 numpy.testing.assert_array_equal(numpy.load(output), expected)
+                # --vector-array holds each pair's field as xme.Field.vectors does.
+                stack = numpy.load(vectors)
+                self.assertEqual(stack.shape, (3, 36, 48, 2))
+                video = xme.open_video(CLIP)
+                video.skip(start)
+                frames = list(itertools.islice(video, 2))
+                field = xme.estimate(frames[0], frames[1], algo=chain[1])
+                numpy.testing.assert_array_equal(stack[0], field.vectors)
         with self.assertRaisesRegex(xme.InvalidArgument, "--block"):
             xme.run_estimate([CLIP, "--block", "7"])
         self.assertTrue(xme.check_estimate_arguments(["x", "--predictor", "temporal"])["reads_previous_pair"])

@@ -34,6 +34,9 @@ OWN_OPTIONS = {
     "--start": "the corpus takes every frame of each video (--segment-frames splits them)",
     "--frames": "the corpus takes every frame of each video (--segment-frames splits them)",
     "--draw": "use the corpus's --pictures (DIR/NAME.frames/frame_%05d.png)",
+    "--vector-array": "use the corpus's --format array (DIR/NAME.vectors.npy)",
+    "--cost-array": "the corpus writes the vectors (--format) and the summary only",
+    "--candidate-array": "the corpus writes the vectors (--format) and the summary only",
     "--export-mvs": "the corpus writes the vectors (--format) and the summary only",
     "--prediction": "the corpus writes the vectors (--format) and the summary only",
     "--residual": "the corpus writes the vectors (--format) and the summary only",
@@ -143,6 +146,7 @@ def device_resources(options):
 def plan_jobs(videos, out_dir, options, settings, reads_previous_pair):
     """One job per video: its final outputs, and its tasks (the video, or its segments)."""
     fmt = settings["format"]
+    suffix = {"npy": "npy", "csv": "csv", "array": "vectors.npy"}[fmt]
     segment_frames = settings["segment_frames"]
     refresh = option_value(options, "--refresh")
     if segment_frames and reads_previous_pair:
@@ -158,7 +162,7 @@ def plan_jobs(videos, out_dir, options, settings, reads_previous_pair):
     jobs = []
     for video, name in zip(videos, output_names(videos)):
         outputs = {
-            "vectors": os.path.join(out_dir, "%s.%s" % (name, fmt)),
+            "vectors": os.path.join(out_dir, "%s.%s" % (name, suffix)),
             "summary": os.path.join(out_dir, name + ".json"),
         }
         base = {
@@ -168,6 +172,7 @@ def plan_jobs(videos, out_dir, options, settings, reads_previous_pair):
             "backend": backend,
             "threads": threads,
             "resources": resources,
+            "format": fmt,
         }
         pictures = os.path.join(out_dir, name + ".frames", "frame_%05d.png") if settings["pictures"] else None
         segments = video_segments(video, segment_frames)
@@ -179,7 +184,7 @@ def plan_jobs(videos, out_dir, options, settings, reads_previous_pair):
             for index, (start, frames) in enumerate(segments):
                 task_id = "%s.part%04d" % (name, index)
                 part_outputs = {
-                    "vectors": os.path.join(parts_dir, "%s.%s" % (task_id, fmt)),
+                    "vectors": os.path.join(parts_dir, "%s.%s" % (task_id, suffix)),
                     "summary": os.path.join(parts_dir, task_id + ".json"),
                 }
                 job["tasks"].append(dict(base, id=task_id, kind="segment", start=start, frames=frames,
@@ -462,8 +467,8 @@ def run(videos, out_dir, scheduler=None, *, segment_frames=None, format="npy", p
 
 
 def _run(videos, out_dir, scheduler, options, settings, cpu_workers, progress, out):
-    if settings["format"] not in ("npy", "csv"):
-        raise CorpusError("--format %s: use npy or csv" % settings["format"])
+    if settings["format"] not in ("npy", "csv", "array"):
+        raise CorpusError("--format %s: use npy, csv or array" % settings["format"])
     if settings["segment_frames"] is not None and settings["segment_frames"] < 1:
         raise CorpusError("--segment-frames %s: give 1 or more pairs" % settings["segment_frames"])
     if not videos:
@@ -543,7 +548,9 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="Folder of the outputs and the manifest")
     parser.add_argument("--scheduler", help="A Dask scheduler's address (tcp://HOST:8786); default: a local cluster")
     parser.add_argument("--segment-frames", type=int, help="Split each video into tasks of this many pairs")
-    parser.add_argument("--format", default="npy", choices=("npy", "csv"), help="The vectors' file (default npy)")
+    parser.add_argument("--format", default="npy", choices=("npy", "csv", "array"),
+                        help="The vectors' file: npy or csv rows (-o), or array (--vector-array: NAME.vectors.npy, "
+                             "int16 (pairs, blocks_y, blocks_x, 2)); default npy")
     parser.add_argument("--pictures", action="store_true", help="Each pair's vectors drawn: NAME.frames/*.png")
     parser.add_argument("--cpu-workers", type=int, help="CPU workers of the local cluster (default: cores/2)")
     parser.add_argument("--no-progress", action="store_true", help="No progress bar")

@@ -90,7 +90,8 @@ def run_task(task):
     os.makedirs(work)
     try:
         staged = {role: os.path.join(work, os.path.basename(path)) for role, path in task["outputs"].items()}
-        arguments = [task["video"], *task["arguments"], "-o", staged["vectors"], "--json", staged["summary"]]
+        vectors_option = "--vector-array" if task["format"] == "array" else "-o"
+        arguments = [task["video"], *task["arguments"], vectors_option, staged["vectors"], "--json", staged["summary"]]
         device = device_for(task["backend"])
         if device is not None:
             arguments += ["--backend", device]
@@ -130,7 +131,7 @@ def run_task(task):
 
 
 def _npy_parts(path):
-    """(header text, rows, columns, data offset) of an NPY file xme wrote (an int32 table)."""
+    """(header text, rows, the other axes, data offset) of an NPY file xme wrote."""
     with open(path, "rb") as stream:
         prelude = stream.read(10)
         if prelude[:8] != b"\x93NUMPY\x01\x00":
@@ -138,16 +139,16 @@ def _npy_parts(path):
         length = int.from_bytes(prelude[8:10], "little")
         text = stream.read(length).decode("latin-1")
     shape = ast.literal_eval(text.strip())["shape"]
-    return text, shape[0], shape[1], 10 + length
+    return text, shape[0], shape[1:], 10 + length
 
 
 def join_npy(parts, target):
-    """The parts' rows one after another, under the header xme writes for the whole (same length, the row
-    count replaced): byte for byte the file one `xme estimate -o` of every frame writes."""
+    """The parts' rows (or pairs) one after another, under the header xme writes for the whole (same length,
+    the first axis replaced): byte for byte the file one `xme estimate -o` (or --vector-array) of every frame
+    writes."""
     headers = [_npy_parts(part) for part in parts]
-    columns = {header[2] for header in headers}
-    if len(columns) != 1:
-        raise ValueError("segments of one video with different columns: " + ", ".join(parts))
+    if len({header[2] for header in headers}) != 1:
+        raise ValueError("segments of one video with different shapes: " + ", ".join(parts))
     text = headers[0][0]
     rows = sum(header[1] for header in headers)
     joined = re.sub(r"'shape': \(\d+,", "'shape': (%d," % rows, text.rstrip("\n").rstrip())
@@ -187,7 +188,7 @@ def join_segments(job, *segments):
     os.makedirs(work)
     try:
         vectors = os.path.join(work, os.path.basename(job["outputs"]["vectors"]))
-        (join_npy if job["format"] == "npy" else join_csv)(job["vector_parts"], vectors)
+        (join_csv if job["format"] == "csv" else join_npy)(job["vector_parts"], vectors)
         summaries = []
         for part in job["summary_parts"]:
             with open(part, encoding="utf-8") as stream:

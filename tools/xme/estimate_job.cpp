@@ -132,12 +132,36 @@ void check_single_field_output(const EstimateSettings& settings, const VideoInfo
 
 void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoReader& reader,
                EstimateReport& report, bool& frames_lost) {
-    std::unique_ptr<FieldWriter> writer = open_writer(
-        settings.output, field_layout_of(settings.session.params), {report.video.width, report.video.height});
-    std::unique_ptr<FieldWriter> mvs_writer =
-        settings.export_mvs.empty()
-            ? nullptr
-            : open_mvs_writer(settings.export_mvs, field_layout_of(settings.session.params));
+    // Every field file is written on a thread of its own, so that converting and writing a pair overlaps
+    // the next pair's delivery (metrics, pictures) and the devices (docs/scheduler.md, "Outputs").
+    std::vector<std::unique_ptr<SettlingFieldWriter>> field_writers;
+    const FieldLayout layout = field_layout_of(settings.session.params);
+    if (!settings.output.empty() && settings.output != "-")
+        field_writers.push_back(write_in_background(
+            open_writer(settings.output, layout, {report.video.width, report.video.height})));
+    // Standard output stays on the delivering thread: its writes are the run's own, in order with its
+    // messages.
+    std::unique_ptr<FieldWriter> stdout_writer =
+        settings.output == "-"
+            ? open_writer(settings.output, layout, {report.video.width, report.video.height})
+            : nullptr;
+    if (!settings.export_mvs.empty())
+        field_writers.push_back(write_in_background(open_mvs_writer(settings.export_mvs, layout)));
+    const int block = settings.session.params.block_size;
+    const int blocks_x = (report.video.width + block - 1) / block;
+    const int blocks_y = (report.video.height + block - 1) / block;
+    for (const auto& [path, array] : {std::pair{settings.vector_array, FieldArray::vectors},
+                                      std::pair{settings.cost_array, FieldArray::costs},
+                                      std::pair{settings.candidate_array, FieldArray::candidates}}) {
+        if (path.empty()) continue;
+        if (layout == FieldLayout::partitions) {
+            throw Error(ErrorKind::unsupported,
+                        "--vector-array, --cost-array and --candidate-array hold one vector per block; "
+                        "with partitions (SPEC §9) use -o, one row per partition");
+        }
+        field_writers.push_back(
+            write_in_background(open_field_array_writer(path, array, blocks_x, blocks_y)));
+    }
     std::optional<CompensationOutputs> planes;
     if (settings.compensation.any())
         planes.emplace(settings.compensation, report.video.width, report.video.height);
@@ -164,8 +188,8 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
         // Stopped by a signal: the pairs still in flight are dropped, so that the run ends soon.
         if (stop_signal(settings) != 0) return;
         const MotionField& field = pair.results.front().result.field;
-        if (writer) writer->write(pair.frame, field);
-        if (mvs_writer) mvs_writer->write(pair.frame, field);
+        if (stdout_writer) stdout_writer->write(pair.frame, field);
+        for (const auto& writer : field_writers) writer->write(pair.frame, field);
         FrameRecord record;
         record.frame = pair.frame;
         const MotionField* previous =
@@ -202,7 +226,11 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
     // Every file ends with the pairs all of them hold (those in the summary): a write that failed
     // mid-pair left the files written before it one pair ahead.
     auto finish_outputs = [&] {
-        const auto pairs = static_cast<std::int64_t>(report.frames.size());
+        // A file written in the background may hold fewer pairs than were delivered (its write failed):
+        // the others, and the summary, end with it.
+        auto pairs = static_cast<std::int64_t>(report.frames.size());
+        for (const auto& writer : field_writers) pairs = std::min(pairs, writer->settle());
+        report.frames.resize(static_cast<std::size_t>(pairs));
         // The old summary describes files about to be replaced: it goes now, and the new one is written
         // after them (a run killed in between leaves no summary rather than a wrong one).
         if (!settings.json.empty() && settings.json != "-")
@@ -215,8 +243,8 @@ void run_pairs(const EstimateSettings& settings, Scheduler& scheduler, VideoRead
                 if (!first) first = e;
             }
         };
-        if (writer) attempt([&] { writer->finish(pairs); });
-        if (mvs_writer) attempt([&] { mvs_writer->finish(pairs); });
+        if (stdout_writer) attempt([&] { stdout_writer->finish(pairs); });
+        for (const auto& writer : field_writers) attempt([&] { writer->finish(pairs); });
         if (planes) attempt([&] { planes->finish(pairs); });
         if (first) throw *first;
     };
@@ -268,6 +296,9 @@ void check_read_only(const EstimateSettings& settings) {
     const std::pair<bool, const char*> outputs[] = {
         {!settings.output.empty(), "-o"},
         {!settings.export_mvs.empty(), "--export-mvs"},
+        {!settings.vector_array.empty(), "--vector-array"},
+        {!settings.cost_array.empty(), "--cost-array"},
+        {!settings.candidate_array.empty(), "--candidate-array"},
         {!settings.compensation.prediction.empty(), "--prediction"},
         {!settings.compensation.residual.empty(), "--residual"},
         {!settings.compensation.coefficients.empty(), "--coefficients"},

@@ -25,13 +25,16 @@ struct EstimateSettings {
     RawVideoOptions raw;
     Policy policy = Policy::single;
     std::vector<std::string> devices{"auto"};
-    SessionOptions session;                     // params, variant, threads; the size is filled from the input
-    std::int64_t start = 0;                     // frames skipped before the first one read
-    int read_threads = -1;                      // VideoReader::set_read_threads; -1: the reader's default
-    std::int64_t frames = -1;                   // frames read (pairs = frames - 1); -1: to the end
-    std::string output;                         // .csv, .npy or .flo (pattern), or empty
-    std::string json;                           // summary file, or empty
-    std::string export_mvs;                     // --export-mvs: FFmpeg's AVMotionVector records (.mvs.npy)
+    SessionOptions session;    // params, variant, threads; the size is filled from the input
+    std::int64_t start = 0;    // frames skipped before the first one read
+    int read_threads = -1;     // VideoReader::set_read_threads; -1: the reader's default
+    std::int64_t frames = -1;  // frames read (pairs = frames - 1); -1: to the end
+    std::string output;        // .csv, .npy or .flo (pattern), or empty
+    std::string json;          // summary file, or empty
+    std::string export_mvs;    // --export-mvs: FFmpeg's AVMotionVector records (.mvs.npy)
+    std::string vector_array;  // --vector-array, --cost-array, --candidate-array: the compact
+    std::string cost_array;    // field files (.npy, xme/field_io.hpp's FieldArray)
+    std::string candidate_array;
     CompensationPaths compensation;             // --prediction, --residual, --coefficients
     std::optional<TransformOptions> transform;  // --transform, --qstep
     bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw

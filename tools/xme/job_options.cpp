@@ -143,6 +143,18 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
                    "Motion vectors as FFmpeg's AVMotionVector records (codecview's convention): a NumPy "
                    "structured array, NAME.mvs.npy")
         ->each(note_empty(o.empty_values, "--export-mvs"));
+    cmd.add_option(
+           "--vector-array", s.vector_array,
+           "The vectors as one array: .npy, int16, shape (pairs, blocks_y, blocks_x, 2), (mv_x, mv_y) "
+           "in quarter pel; numpy.load reads it")
+        ->each(note_empty(o.empty_values, "--vector-array"));
+    cmd.add_option("--cost-array", s.cost_array,
+                   "Each block's cost as one array: .npy, uint32, shape (pairs, blocks_y, blocks_x)")
+        ->each(note_empty(o.empty_values, "--cost-array"));
+    cmd.add_option(
+           "--candidate-array", s.candidate_array,
+           "The candidates each block's search evaluated: .npy, uint32, shape (pairs, blocks_y, blocks_x)")
+        ->each(note_empty(o.empty_values, "--candidate-array"));
     cmd.add_option("--prediction", s.compensation.prediction,
                    "Each pair's motion-compensated prediction (SPEC §12) as a gray .y4m")
         ->each(note_empty(o.empty_values, "--prediction"));
@@ -205,6 +217,9 @@ EstimateSettings settings_from(const JobOptions& o, const NamedPath& command_out
                        {{"-o", settings.output, true},
                         {"--json", settings.json, true},
                         {"--export-mvs", settings.export_mvs},
+                        {"--vector-array", settings.vector_array},
+                        {"--cost-array", settings.cost_array},
+                        {"--candidate-array", settings.candidate_array},
                         {"--prediction", settings.compensation.prediction},
                         {"--residual", settings.compensation.residual},
                         {"--coefficients", settings.compensation.coefficients},

@@ -2,6 +2,7 @@
 // one fails.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -77,5 +78,34 @@ struct LumaSize {
 [[nodiscard]] std::unique_ptr<FieldWriter> open_field_writer(const std::string& path,
                                                              FieldLayout layout = FieldLayout::blocks,
                                                              LumaSize frame = {});
+
+// The compact files: one array of the run's fields each, `.npy` only, a pair per row of the first axis
+// (the k-th pair of the run: its current frame is the run's first frame + 1 + k), as xme.Field holds one
+// pair's: numpy.load reads it whole.
+enum class FieldArray {
+    vectors,     // int16 (pairs, blocks_y, blocks_x, 2): (mv_x, mv_y) in quarter pel
+    costs,       // uint32 (pairs, blocks_y, blocks_x): each block's cost, of the run's cost kind
+    candidates,  // uint32 (pairs, blocks_y, blocks_x): the integer candidates each block's search evaluated
+};
+// Every field written must be blocks_x x blocks_y blocks, without partitions (SPEC §9's 41 vectors a
+// macroblock are -o's rows): Error(invalid_argument) and Error(unsupported) otherwise. Written, cut back
+// and renamed into place as open_field_writer's files are.
+[[nodiscard]] std::unique_ptr<FieldWriter> open_field_array_writer(const std::string& path, FieldArray array,
+                                                                   int blocks_x, int blocks_y);
+
+// A field writer whose writes may still be under way after write() returned.
+class SettlingFieldWriter : public FieldWriter {
+public:
+    // Waits until every field handed to it is written, or one failed; returns how many were written
+    // whole (a run's outputs end with the pairs all of them hold).
+    virtual std::int64_t settle() = 0;
+};
+
+// `writer` on a thread of its own: write() queues a copy of the field (waiting while `depth` are queued)
+// and returns, so that the run's delivery goes on while the file is written. A failed write is thrown by
+// the next write() and by finish(), which first ends the file with the pairs written before it; the
+// pairs queued after a failed one are not written.
+[[nodiscard]] std::unique_ptr<SettlingFieldWriter> write_in_background(std::unique_ptr<FieldWriter> writer,
+                                                                       std::size_t depth = 8);
 
 }  // namespace xme
