@@ -71,6 +71,8 @@ def main():
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--corpus-option", action="append", default=[], help="a word for xme.corpus (repeat)")
     parser.add_argument("--keep", help="a folder to keep the clips and outputs in")
+    parser.add_argument("--array", action="store_true",
+                        help="the vectors as --vector-array (the corpus's --format array), not -o's rows")
     parser.add_argument("options", nargs="*", help="xme estimate's options, after --")
     arguments = parser.parse_args()
     folder = arguments.keep or tempfile.mkdtemp(prefix="xme-corpus-bench-")
@@ -80,17 +82,19 @@ def main():
     sequential = os.path.join(folder, "sequential")
     os.makedirs(sequential, exist_ok=True)
 
+    suffix, option = (".vectors.npy", "--vector-array") if arguments.array else (".npy", "-o")
     started = time.perf_counter()
     for clip in clips:
         name = os.path.splitext(os.path.basename(clip))[0]
-        subprocess.run([arguments.xme, "estimate", clip, *arguments.options, "-q", "-o",
-                        os.path.join(sequential, name + ".npy"), "--json", os.path.join(sequential, name + ".json")],
+        subprocess.run([arguments.xme, "estimate", clip, *arguments.options, "-q", option,
+                        os.path.join(sequential, name + suffix), "--json", os.path.join(sequential, name + ".json")],
                        check=True)
     sequential_seconds = time.perf_counter() - started
 
     corpus_out = os.path.join(folder, "corpus")
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "xme.corpus", *clips, "--out", corpus_out, "--no-progress",
+                           *(["--format", "array"] if arguments.array else []),
                            *[word for option in arguments.corpus_option for word in option.split("=", 1)],
                            *arguments.options], capture_output=True, text=True)
     corpus_seconds = time.perf_counter() - started
