@@ -1,0 +1,63 @@
+// SPEC §14 over a run's frames on one device (xme/references.hpp): per frame, each reference's pair
+// through the device's session with its scaled temporal predictor, then the decision; with both
+// directions, each pair's backward estimate and the consistency of the two.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "xme/device.hpp"
+#include "xme/references.hpp"
+
+namespace xme {
+
+struct DecidedFrame {
+    std::int64_t frame = 0;  // the current frame's index
+    DecidedField decided;
+    // Both directions: frame - 1 estimated against frame (its blocks' grid is the same), and each
+    // forward block's consistency with it (§14).
+    std::optional<MotionField> backward;
+    std::vector<std::uint32_t> consistency;
+    double device_seconds = 0;  // the device's own time for every pair of this frame
+    int pairs = 0;              // the pairs it took: one per reference, and the backward one
+};
+
+class ReferenceRun {
+public:
+    // Opens a session of `device` with `options` (its size set); throws what open_session throws, and
+    // ReferenceOptions::validate's errors.
+    ReferenceRun(Device& device, const SessionOptions& options, ReferenceOptions references);
+
+    // The frames in order, the first numbered `first_index`: returns the frames decided so far, in
+    // order (a frame waits for its furthest future reference).
+    [[nodiscard]] std::vector<DecidedFrame> feed(std::shared_ptr<const Frame> frame);
+    // After the last frame: the frames still undecided, with the references that exist.
+    [[nodiscard]] std::vector<DecidedFrame> finish();
+
+    void set_first_index(std::int64_t first_index) {
+        next_ = first_index;
+        first_ = first_index;
+    }
+
+private:
+    [[nodiscard]] DecidedFrame decide(std::int64_t frame, std::int64_t last);
+    [[nodiscard]] PairResult run_pair(std::int64_t reference, std::int64_t current,
+                                      const MotionField* previous);
+    void forget_old_frames();
+
+    SessionOptions options_;
+    ReferenceOptions references_;
+    std::unique_ptr<MotionSession> session_;
+    std::map<std::int64_t, std::shared_ptr<const Frame>> frames_;
+    std::int64_t first_ = 0;
+    std::int64_t next_ = 0;                 // the next frame to decide
+    std::int64_t last_fed_ = -1;            // the last frame fed
+    std::int64_t estimated_ = 0;            // frames estimated so far: §8's segments count them
+    std::optional<DecidedField> previous_;  // the last estimated frame's decision, same segment
+    std::optional<MotionField> previous_backward_;
+};
+
+}  // namespace xme
