@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "xme/error.hpp"
+#include "xme/metrics.hpp"
 
 namespace xme {
 
@@ -77,8 +78,11 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
         ++result.pairs;
         results.push_back({d, frames_.at(frame + d)->luma.view(), std::move(pair.field), source});
     }
-    result.decided =
-        decide_references(results, frames_.at(frame)->luma.view(), options_.params, references_.distances);
+    const PlaneView current = frames_.at(frame)->luma.view();
+    result.decided = decide_references(results, current, options_.params, references_.distances);
+    const Plane prediction = predict_decided(result.decided, current.width, current.height,
+                                             [&](int d) { return frames_.at(frame + d)->luma.view(); });
+    result.mc_psnr_db = luma_psnr(prediction.view(), current);
     if (references_.both_directions) {
         PairResult backward = run_pair(frame, frame - 1, previous_backward_ ? &*previous_backward_ : nullptr);
         result.device_seconds += backward.device_seconds;

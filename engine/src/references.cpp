@@ -288,6 +288,33 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
     return decided;
 }
 
+Plane predict_decided(const DecidedField& decided, int width, int height,
+                      const std::function<PlaneView(int distance)>& reference_of) {
+    const Interpolation interpolation = interpolation_of(decided.cost_kind);
+    Plane prediction(width, height);
+    const int block = decided.block_size;
+    for (int by = 0; by < decided.blocks_y; ++by) {
+        for (int bx = 0; bx < decided.blocks_x; ++bx) {
+            const DecidedBlock& chosen = decided.at(bx, by);
+            const PlaneView first = reference_of(chosen.distance);
+            const int x_end = std::min(width, (bx + 1) * block);
+            const int y_end = std::min(height, (by + 1) * block);
+            for (int y = by * block; y < y_end; ++y) {
+                for (int x = bx * block; x < x_end; ++x) {
+                    int sample = reference::predicted_sample(first, x, y, chosen.mv, interpolation);
+                    if (chosen.mode == ReferenceMode::both) {
+                        const int second = reference::predicted_sample(reference_of(chosen.second_distance),
+                                                                       x, y, chosen.second_mv, interpolation);
+                        sample = (sample + second + 1) >> 1;
+                    }
+                    prediction.at(x, y) = static_cast<std::uint8_t>(sample);
+                }
+            }
+        }
+    }
+    return prediction;
+}
+
 std::vector<std::uint32_t> consistency(const MotionField& forward, const MotionField& backward) {
     if (forward.blocks_x != backward.blocks_x || forward.blocks_y != backward.blocks_y ||
         forward.block_size != backward.block_size) {

@@ -8,6 +8,8 @@
 #include "interrupt.hpp"
 #include "job_options.hpp"
 #include "pair_drawer.hpp"
+#include "reference_job.hpp"
+#include "xme/error.hpp"
 
 namespace xme::cli {
 
@@ -30,6 +32,15 @@ Command add_estimate_command(CLI::App& app, std::function<void(EstimateSettings&
                 EstimateSettings settings = settings_from(*options, {"--draw", *draw});
                 settings.read_only = *read_only;
                 if (adjust) adjust(settings);
+                if (!settings.references.single_pair()) {  // SPEC §14: a job of its own
+                    if (!draw->empty()) {
+                        throw Error(
+                            ErrorKind::unsupported,
+                            "--draw with --refs or --direction both (SPEC §14) is not implemented yet");
+                    }
+                    run_reference_estimate(settings);
+                    return 0;
+                }
                 std::optional<PairDrawer> drawer;
                 if (!draw->empty()) {
                     settings.on_pair = [&drawer](const ScheduledPair& pair, const VideoInfo& video) {

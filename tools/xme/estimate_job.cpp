@@ -320,6 +320,11 @@ bool EstimateReport::all_agree() const {
 
 EstimateReport run_estimate(const EstimateSettings& settings) {
     const StopBetweenPairs stop_between_pairs;  // SIGINT and SIGTERM end the run whole
+    if (!settings.references.single_pair()) {   // `xme estimate` runs them apart (reference_job.hpp)
+        throw Error(ErrorKind::unsupported,
+                    "xme compare with --refs or --direction both (SPEC §14) is not implemented yet: "
+                    "tests/test_references.cpp checks every device against the reference");
+    }
     const auto start = std::chrono::steady_clock::now();
     EstimateReport report;
     set_ffmpeg_log(settings.verbose ? FfmpegLog::verbose

@@ -15,6 +15,7 @@
 #include "compensation_outputs.hpp"
 #include "xme/agreement.hpp"
 #include "xme/metrics.hpp"
+#include "xme/references.hpp"
 #include "xme/scheduler.hpp"
 #include "xme/video.hpp"
 
@@ -35,6 +36,7 @@ struct EstimateSettings {
     std::string vector_array;  // --vector-array, --cost-array, --candidate-array: the compact
     std::string cost_array;    // field files (.npy, xme/field_io.hpp's FieldArray)
     std::string candidate_array;
+    ReferenceOptions references;                // --refs, --direction (SPEC §14)
     CompensationPaths compensation;             // --prediction, --residual, --coefficients
     std::optional<TransformOptions> transform;  // --transform, --qstep
     bool raw_options_given = false;             // --size or --pix-fmt: a notice if the input is not raw

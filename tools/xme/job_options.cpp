@@ -13,6 +13,7 @@
 #include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/params.hpp"
+#include "xme/references.hpp"
 
 namespace xme::cli {
 
@@ -120,6 +121,15 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
     cmd.add_option("--range", s.session.params.range, "Search range R: vectors -R..R")
         ->check(whole_number_from(0, max_search_range))
         ->capture_default_str();
+    cmd.add_option(
+           "--refs", o.refs,
+           "Reference frames as signed distances, comma-separated (SPEC §14): -1 (default), -1,-2,-3,-4 "
+           "(four past frames), -1,+1 (past and future, with bi-prediction)")
+        ->each(note_empty(o.empty_values, "--refs"));
+    cmd.add_option("--direction", o.direction,
+                   "forward (default), or both: each pair also estimated backwards, with each block's "
+                   "forward-backward consistency (SPEC §14)")
+        ->each(note_empty(o.empty_values, "--direction"));
     cmd.add_option("--border", o.border, "pad (unrestricted vectors) or restrict (inside the padded frame)")
         ->capture_default_str();
     cmd.add_option("--frames", s.frames, "Frames to read (N frames give N-1 pairs); default: all")
@@ -189,6 +199,9 @@ EstimateSettings settings_from(const JobOptions& o, const NamedPath& command_out
     settings.policy = parse_policy(o.policy);
     settings.session.params.border = parse_border_mode(o.border);
     settings.session.params = chains_from(o.chain, settings.session.params).front();
+    settings.references.distances = parse_reference_list(o.refs, "--refs");
+    settings.references.both_directions = parse_direction(o.direction);
+    settings.references.validate(settings.session.params);
     check_thread_count(settings.session.threads, "--threads");
     if (settings.frames == 1) {
         throw Error(

@@ -31,6 +31,8 @@ struct JobOptions {
     std::string size;
     std::string pixel_format = "yuv420p";
     bool pixel_format_given = false;
+    std::string refs = "-1";          // --refs: SPEC §14's reference distances
+    std::string direction = "forward";  // --direction forward|both
     std::string transform;  // --transform matrix|loeffler; empty: none
     int quantiser_step = 16;
     bool quantiser_step_given = false;

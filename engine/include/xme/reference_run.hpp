@@ -21,6 +21,7 @@ struct DecidedFrame {
     // forward block's consistency with it (§14).
     std::optional<MotionField> backward;
     std::vector<std::uint32_t> consistency;
+    double mc_psnr_db = 0;      // §12's prediction by the decided blocks against the current frame
     double device_seconds = 0;  // the device's own time for every pair of this frame
     int pairs = 0;              // the pairs it took: one per reference, and the backward one
 };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,6 +96,12 @@ struct ReferenceResult {
 [[nodiscard]] DecidedField decide_references(const std::vector<ReferenceResult>& results, PlaneView current,
                                              const SearchParams& params,
                                              const std::vector<int>& run_distances);
+
+// §12's prediction of `current` (its size) by the decided blocks: each block from its reference's plane
+// (`reference_of(distance)`), a `both` block as the rounded average of its two, with the chain's
+// interpolation (xme/motion_compensation.hpp).
+[[nodiscard]] Plane predict_decided(const DecidedField& decided, int width, int height,
+                                    const std::function<PlaneView(int distance)>& reference_of);
 
 // §14's consistency of each forward block (row-major) with the backward field, in quarter pel.
 [[nodiscard]] std::vector<std::uint32_t> consistency(const MotionField& forward, const MotionField& backward);

@@ -1,0 +1,84 @@
+// `xme estimate --refs LIST` and `--direction both` (SPEC §14) as a user runs them: the rows of every
+// device byte for byte the reference device's on the real clip, the summary's figures, and the
+// refusals of what §14 does not define or the command does not do yet.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli_test_helpers.hpp"
+#include "export_test_helpers.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace xme::test::cli;
+using xme::test::exports::file_bytes;
+namespace fs = std::filesystem;
+
+}  // namespace
+
+TEST_SUITE("cli") {
+    TEST_CASE("estimate --refs and --direction both: every device's rows are the reference device's") {
+        if (real_clip_missing()) return;
+        auto rng = xme::test::rng_for("cli references");
+        INFO("XME_TEST_SEED=", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references");
+        const char* settings[] = {"--refs -1,-2,-3", "--refs -1,+1", "--refs=-2,+1,-1", "--direction both"};
+        const char* chains[] = {"--algo hex+qpel --qp 28",
+                                "--algo fs+hpel --range 6 --predictor temporal --lambda 2",
+                                "--algo tz --predictor spatial --lambda 3"};
+        const std::string setting = settings[std::uniform_int_distribution<int>(0, 3)(rng)];
+        const std::string chain = chains[std::uniform_int_distribution<int>(0, 2)(rng)];
+        const int start = std::uniform_int_distribution<int>(0, 40)(rng);
+        const std::string common = "estimate " + real_clip() + " --start " + std::to_string(start) +
+                                   " --frames 5 --block 16 " + setting + " " + chain + " -q";
+        INFO(common);
+        const Run expected = run_xme(common + " --backend reference -o " + (dir / "reference.npy").string() +
+                                     " --json " + (dir / "reference.json").string());
+        REQUIRE(expected.exit_code == 0);
+        const std::string rows = file_bytes((dir / "reference.npy").string());
+        REQUIRE(rows.size() > 128);
+        CHECK(rows.substr(0, 128).find("'<i4', 'fortran_order': False, 'shape': (") != std::string::npos);
+        CHECK(rows.substr(0, 128).find(", 18)") != std::string::npos);
+        const std::string summary = file_bytes((dir / "reference.json").string());
+        CHECK(summary.find("\"mode_shares\"") != std::string::npos);
+        CHECK(summary.find("\"mean_mc_psnr_db\"") != std::string::npos);
+        for (const char* device : {"cpu", "vulkan"}) {
+            const Run run = run_xme(common + " --backend " + device + " -o " + (dir / "device.npy").string());
+            INFO(device, ": ", run.output);
+            if (run.exit_code == 5 && std::string(device) == "vulkan") continue;  // no Vulkan device here
+            REQUIRE(run.exit_code == 0);
+            CHECK(file_bytes((dir / "device.npy").string()) == rows);
+        }
+        // The CSV names the cost kind and the mode; its first nine columns are -o's.
+        const Run csv = run_xme(common + " --backend cpu -o -");
+        REQUIRE(csv.exit_code == 0);
+        CHECK(contains(csv.output,
+                       "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates,ref,mode,mv2_x,mv2_y,"
+                       "ref2,back_mv_x,back_mv_y,consistency,flagged\n"));
+    }
+
+    TEST_CASE("estimate --refs refuses what SPEC §14 does not define, and what the command does not do yet") {
+        if (real_clip_missing()) return;
+        const fs::path dir = scratch_dir("references_refusals");
+        const std::string common = "estimate " + real_clip() + " --frames 3 ";
+        check_refusals({{common + "--refs=-1,0", "-16..-1"},
+                        {common + "--refs=-1,-1", "twice"},
+                        {common + "--refs=-1,x", "'x' is not a frame distance"},
+                        {common + "--refs=-2 --direction both", "--refs -1 only"},
+                        {common + "--direction sideways", "use forward or both"}});
+        for (const std::string& more :
+             std::vector<std::string>{std::string("--algo fs+p41 --refs=-1,+1"),
+                                      "--refs=-1,+1 --export-mvs " + (dir / "v.mvs.npy").string(),
+                                      std::string("--refs=-1,+1 --backends cpu,vulkan --policy split"),
+                                      "--direction both --vector-array " + (dir / "v.npy").string()}) {
+            const Run run = run_xme(common + more);
+            INFO(more, ": ", run.output);
+            CHECK(run.exit_code == 4);
+            CHECK((contains(run.output, "not implemented yet") || contains(run.output, "not defined")));
+        }
+    }
+}

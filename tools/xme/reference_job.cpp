@@ -1,0 +1,250 @@
+// `xme estimate --refs LIST` and `--direction both` (SPEC §14): the run's frames through ReferenceRun on
+// one device, the rows (xme/decided_field_io.hpp), the summary and its table.
+#include "reference_job.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "interrupt.hpp"
+#include "job_options.hpp"
+#include "output_files.hpp"
+#include "xme/builtin_backends.hpp"
+#include "xme/decided_field_io.hpp"
+#include "xme/error.hpp"
+#include "xme/reference_run.hpp"
+
+namespace xme::cli {
+namespace {
+
+// What §14 does not do yet in this command: refused, named, before any work.
+void refuse_unsupported_outputs(const EstimateSettings& settings) {
+    const std::pair<bool, const char*> outputs[] = {
+        {settings.policy != Policy::single, "--policy mirror or split"},
+        {!settings.export_mvs.empty(), "--export-mvs"},
+        {!settings.vector_array.empty(), "--vector-array"},
+        {!settings.cost_array.empty(), "--cost-array"},
+        {!settings.candidate_array.empty(), "--candidate-array"},
+        {settings.compensation.any() || settings.transform.has_value(),
+         "--prediction, --residual and --transform"},
+        {static_cast<bool>(settings.on_pair), "--draw"},
+        {settings.read_only, "--read-only"},
+        {lowercase_extension(settings.output) == ".flo", "-o FILE.flo"}};
+    for (const auto& [given, name] : outputs) {
+        if (given) {
+            throw Error(ErrorKind::unsupported,
+                        std::string(name) +
+                            " with --refs or --direction both (SPEC §14) is not implemented yet: "
+                            "write -o (.csv, .npy or -) and --json, on one device (--backend)");
+        }
+    }
+}
+
+struct FrameFigures {
+    std::int64_t frame = 0;
+    std::array<std::int64_t, 3> modes{};  // past, future, both
+    std::uint64_t total_cost = 0;
+    double mc_psnr_db = 0;
+    double consistency_mean = 0;
+    double flagged_fraction = 0;
+    double device_seconds = 0;
+    int pairs = 0;
+};
+
+FrameFigures figures_of(const DecidedFrame& frame) {
+    FrameFigures figures;
+    figures.frame = frame.frame;
+    for (const DecidedBlock& block : frame.decided.blocks) {
+        ++figures.modes[static_cast<std::size_t>(block.mode)];
+        figures.total_cost += block.cost;
+    }
+    figures.mc_psnr_db = frame.mc_psnr_db;
+    if (!frame.consistency.empty()) {
+        std::uint64_t sum = 0;
+        std::int64_t flagged = 0;
+        for (const std::uint32_t figure : frame.consistency) {
+            sum += figure;
+            flagged += figure > consistency_flag_threshold ? 1 : 0;
+        }
+        figures.consistency_mean = static_cast<double>(sum) / static_cast<double>(frame.consistency.size());
+        figures.flagged_fraction =
+            static_cast<double>(flagged) / static_cast<double>(frame.consistency.size());
+    }
+    figures.device_seconds = frame.device_seconds;
+    figures.pairs = frame.pairs;
+    return figures;
+}
+
+nlohmann::json summary_json(const EstimateSettings& settings, const std::string& device,
+                            const VideoInfo& video, const std::vector<FrameFigures>& frames,
+                            double wall_seconds, double setup_seconds,
+                            const std::optional<std::string>& error) {
+    nlohmann::json per_frame = nlohmann::json::array();
+    std::array<std::int64_t, 3> modes{};
+    double psnr = 0;
+    double consistency = 0;
+    double flagged = 0;
+    double device_seconds = 0;
+    std::int64_t pairs = 0;
+    std::uint64_t total_cost = 0;
+    for (const FrameFigures& f : frames) {
+        per_frame.push_back({{"frame", f.frame},
+                             {"modes", {{"past", f.modes[0]}, {"future", f.modes[1]}, {"both", f.modes[2]}}},
+                             {"total_cost", f.total_cost},
+                             {"mc_psnr_db", f.mc_psnr_db},
+                             {"consistency_mean", f.consistency_mean},
+                             {"flagged_fraction", f.flagged_fraction},
+                             {"device_ms", f.device_seconds * 1e3},
+                             {"pairs", f.pairs}});
+        for (std::size_t m = 0; m < 3; ++m) modes[m] += f.modes[m];
+        psnr += f.mc_psnr_db;
+        consistency += f.consistency_mean;
+        flagged += f.flagged_fraction;
+        device_seconds += f.device_seconds;
+        pairs += f.pairs;
+        total_cost += f.total_cost;
+    }
+    const double count = frames.empty() ? 1.0 : static_cast<double>(frames.size());
+    const double blocks = static_cast<double>(std::max<std::int64_t>(1, modes[0] + modes[1] + modes[2]));
+    const auto& p = settings.session.params;
+    return {{"input", settings.input},
+            {"device", device},
+            {"video", {{"width", video.width}, {"height", video.height}, {"format", video.format}}},
+            {"parameters",
+             {{"algorithm", chain_name(p)},
+              {"block", p.block_size},
+              {"range", p.range},
+              {"lambda", p.lambda},
+              {"predictor", std::string(to_string(p.predictor))},
+              {"refresh", p.refresh},
+              {"refs", settings.references.distances},
+              {"direction", settings.references.both_directions ? "both" : "forward"}}},
+            {"frames", per_frame},
+            {"totals",
+             {{"frames", frames.size()},
+              {"pairs_computed", pairs},
+              {"total_cost", total_cost},
+              {"mode_shares",
+               {{"past", modes[0] / blocks}, {"future", modes[1] / blocks}, {"both", modes[2] / blocks}}},
+              {"mean_mc_psnr_db", psnr / count},
+              {"mean_consistency", consistency / count},
+              {"flagged_fraction", flagged / count}}},
+            {"timing",
+             {{"wall_seconds", wall_seconds},
+              {"setup_seconds", setup_seconds},
+              {"device_seconds", device_seconds}}},
+            {"error", error ? nlohmann::json(*error) : nlohmann::json()}};
+}
+
+}  // namespace
+
+void run_reference_estimate(const EstimateSettings& settings) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto since_start = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    refuse_unsupported_outputs(settings);
+    auto reader = open_video(settings.input, settings.raw);
+    reader->set_luma_only();
+    if (settings.read_threads >= 0) reader->set_read_threads(settings.read_threads);
+    const VideoInfo video = reader->info();
+    check_frame_dimensions(settings.input == "-" ? "standard input" : settings.input, video);
+    if (settings.start > 0) static_cast<void>(reader->skip_frames(settings.start));
+    std::optional<Registry> own_registry;
+    Registry& registry =
+        settings.registry != nullptr ? *settings.registry : own_registry.emplace(make_builtin_registry());
+    std::string name = settings.devices.front();
+    if (name == "auto") name = registry.best_device_name();
+    const std::shared_ptr<Device> device =
+        settings.open_device ? settings.open_device(name) : std::shared_ptr<Device>(registry.open(name));
+    SessionOptions options = settings.session;
+    options.width = video.width;
+    options.height = video.height;
+    ReferenceRun run(*device, options, settings.references);
+    run.set_first_index(settings.start);
+    ClaimedOutput json_output = settings.json.empty() || settings.json == "-"
+                                    ? ClaimedOutput()
+                                    : ClaimedOutput(settings.json, "the JSON summary");
+    std::unique_ptr<DecidedFieldWriter> writer = settings.output.empty() || settings.output == "-"
+                                                     ? nullptr
+                                                     : open_decided_field_writer(settings.output);
+    if (settings.output == "-") std::cout << decided_csv_header();
+    const double setup_seconds = since_start();
+    std::vector<FrameFigures> frames;
+    std::optional<Error> error;
+    auto take = [&](std::vector<DecidedFrame>&& decided) {
+        for (const DecidedFrame& frame : decided) {
+            if (writer) writer->write(frame);
+            if (settings.output == "-") std::cout << decided_csv_rows(frame);
+            frames.push_back(figures_of(frame));
+        }
+    };
+    auto stopped = [&] {
+        return interrupt_signal() != 0 || (settings.stop != nullptr && settings.stop->load());
+    };
+    try {
+        std::int64_t read = 0;
+        while ((settings.frames < 0 || read < settings.frames) && !stopped()) {
+            std::optional<Frame> frame = reader->read_frame();
+            if (!frame) break;
+            ++read;
+            take(run.feed(std::make_shared<const Frame>(std::move(*frame))));
+        }
+        if (!stopped()) take(run.finish());
+        if (frames.empty() && !stopped()) {
+            throw Error(ErrorKind::bad_input,
+                        (settings.input == "-" ? std::string("standard input") : settings.input) + " has " +
+                            std::to_string(read) +
+                            " frame(s) from --start: none of them has a reference of --refs "
+                            "in the run, so there is nothing to estimate");
+        }
+    } catch (const Error& e) {
+        error = e;  // the frames decided before it are written, and the summary says why the run ended
+    }
+    if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
+    if (!settings.json.empty()) {
+        const std::string text =
+            summary_json(settings, device->info().name, video, frames, since_start(), setup_seconds,
+                         error ? std::optional<std::string>(error->what()) : std::nullopt)
+                .dump(2) +
+            "\n";
+        if (settings.json == "-") {
+            std::cout << text;
+        } else {
+            json_output.write(text);
+        }
+    }
+    if (error) throw *error;
+    if (stopped()) {
+        const int signal = interrupt_signal() != 0 ? interrupt_signal() : SIGINT;
+        throw Interrupted(signal, "interrupted by " + signal_name(signal) + " after " +
+                                      std::to_string(frames.size()) +
+                                      " frame(s); every output holds those frames");
+    }
+    if (!settings.quiet && settings.output.empty()) {
+        std::array<std::int64_t, 3> modes{};
+        double psnr = 0;
+        double flagged = 0;
+        for (const FrameFigures& f : frames) {
+            for (std::size_t m = 0; m < 3; ++m) modes[m] += f.modes[m];
+            psnr += f.mc_psnr_db;
+            flagged += f.flagged_fraction;
+        }
+        const double blocks = static_cast<double>(std::max<std::int64_t>(1, modes[0] + modes[1] + modes[2]));
+        const double count = static_cast<double>(frames.size());
+        std::FILE* out = settings.stdout_carries_data() ? stderr : stdout;
+        std::fprintf(
+            out,
+            "%zu frame(s) on %s: past %.1f%%, future %.1f%%, both %.1f%% of the blocks; mean MC-PSNR %.2f dB",
+            frames.size(), device->info().name.c_str(), 100.0 * static_cast<double>(modes[0]) / blocks,
+            100.0 * static_cast<double>(modes[1]) / blocks, 100.0 * static_cast<double>(modes[2]) / blocks,
+            psnr / count);
+        if (settings.references.both_directions)
+            std::fprintf(out, "; flagged %.1f%%", 100.0 * flagged / count);
+        std::fprintf(out, "\n");
+    }
+}
+
+}  // namespace xme::cli

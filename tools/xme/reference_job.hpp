@@ -1,0 +1,14 @@
+// `xme estimate --refs LIST` and `--direction both` (SPEC §14), on one device.
+#pragma once
+
+#include "estimate_job.hpp"
+
+namespace xme::cli {
+
+// Runs the job: -o's rows (.csv, .npy or - for CSV on stdout; xme/decided_field_io.hpp) and the JSON
+// summary (modes' shares, MC-PSNR, consistency), every decided frame written before an error
+// propagates. What §14 does not do yet in this command (another policy, the other outputs) is refused
+// with Error(unsupported) before any work, named.
+void run_reference_estimate(const EstimateSettings& settings);
+
+}  // namespace xme::cli
