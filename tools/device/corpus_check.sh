@@ -11,7 +11,7 @@
 # (ffmpeg -i vtest.avi -vf scale=1920:1080 -frames:v 5 -pix_fmt gray vtest_1080p5.y4m).
 #   tools/device/corpus_check.sh [CLIPS] [FRAMES]
 set -uo pipefail
-clips=${1:-16}
+clips=${1:-12}
 frames=${2:-60}
 root=$PWD
 OUT=${OUT:-corpus-check}
@@ -21,9 +21,15 @@ export LD_LIBRARY_PATH="$root/.device/vk/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH
 source "$(dirname "$0")/vulkan_env.sh"
 python3 --version | tee "$OUT/python.txt"
 python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' | tee -a "$OUT/python.txt"
+# The carried packages' compiled parts are CPython 3.11's: where this Python has its own psutil (Dask
+# needs it; msgpack, yaml, tornado and markupsafe fall back to pure Python), that one is used.
+if python3 -c 'import psutil' 2>/dev/null; then rm -rf .device/pydeps/psutil; fi
+# pybind11: the machine's own where its Python has one (newer Pythons need a newer pybind11), else Debian's.
+pybind11_dir=$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())' 2>/dev/null || true)
+echo "pybind11: ${pybind11_dir:-the carried Debian one}" | tee -a "$OUT/python.txt"
 B=build/device-corpus
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXME_WITH_FFMPEG=OFF -DXME_WITH_PYTHON=ON \
-    -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES=90-real ${pybind11_dir:+-Dpybind11_DIR=$pybind11_dir} \
     -DCMAKE_PREFIX_PATH="$root/.device/deps/usr" -DCMAKE_INCLUDE_PATH="$root/.device/deps/usr/include;$root/.device/vk/include" \
     -DCMAKE_LIBRARY_PATH="$root/.device/vk/lib" -DCMAKE_CXX_FLAGS="-isystem $root/.device/vk/include" \
     >"$OUT/configure.log" 2>&1 || { tail -n 30 "$OUT/configure.log"; exit 1; }
