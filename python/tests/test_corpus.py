@@ -126,7 +126,8 @@ class CorpusTests(unittest.TestCase):
     def test_local_cluster_matches_estimate_and_records_bad_inputs(self):
         out = os.path.join(self.folder, "local")
         videos = [*self.clips, self.truncated, self.not_video]
-        table = corpus.run(videos, out, cpu_workers=2, progress=False, arguments=self.chain)
+        # --backend names a family: each worker runs it on its own device of that family.
+        table = corpus.run(videos, out, cpu_workers=2, progress=False, arguments=[*self.chain, "--backend", "cpu"])
         names = [os.path.splitext(os.path.basename(clip))[0] for clip in self.clips]
         self.assert_outputs_equal(out, names)
         records = manifest(out)

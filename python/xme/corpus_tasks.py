@@ -52,6 +52,19 @@ def device_for(backend):
     return backend
 
 
+def without_option(words, name):
+    """`words` without the option `name` and its value (`--backend cuda` or `--backend=cuda`)."""
+    kept, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == name:
+            skip = True
+        elif not word.startswith(name + "="):
+            kept.append(word)
+    return kept
+
+
 def worker_address():
     try:
         from distributed import get_worker
@@ -93,8 +106,8 @@ def run_task(task):
         vectors_option = "--vector-array" if task["format"] == "array" else "-o"
         arguments = [task["video"], *task["arguments"], vectors_option, staged["vectors"], "--json", staged["summary"]]
         device = device_for(task["backend"])
-        if device is not None:
-            arguments += ["--backend", device]
+        if device is not None:  # the worker's own device of the family asked for, in place of the name given
+            arguments = without_option(arguments, "--backend") + ["--backend", device]
         if task["threads"] is None and os.environ.get(THREADS_VARIABLE):
             arguments += ["--threads", os.environ[THREADS_VARIABLE]]
         if task["start"] > 0:

@@ -6,8 +6,9 @@
 # files (cp -r /usr/include/pybind11 .device/deps/usr/include/; cp -r /usr/lib/cmake/pybind11
 # .device/deps/usr/lib/cmake/); .device/vk as search_table_check.sh says; .device/pydeps: Debian's Dask
 # and what it imports (dask distributed toolz tlz cloudpickle fsspec partd locket yaml _yaml msgpack
-# psutil tornado zict tblib sortedcontainers click jinja2 markupsafe packaging urllib3 heapdict.py, from
-# /usr/lib/python3/dist-packages: their compiled parts are CPython 3.11's); .device/clips/vtest_1080p5.y4m
+# psutil tornado zict tblib sortedcontainers click jinja2 markupsafe packaging urllib3 heapdict.py, with
+# their *.egg-info and *.dist-info (Dask reads its version from them), from /usr/lib/python3/dist-packages:
+# their compiled parts are CPython 3.11's); .device/clips/vtest_1080p5.y4m
 # (ffmpeg -i vtest.avi -vf scale=1920:1080 -frames:v 5 -pix_fmt gray vtest_1080p5.y4m).
 #   tools/device/corpus_check.sh [CLIPS] [FRAMES]
 set -uo pipefail
@@ -36,6 +37,8 @@ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXME_WITH_FFMPEG=OFF -DX
 grep "xme: " "$OUT/configure.log"
 cmake --build "$B" -j16 --target xme xme_python >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log"; exit 1; }
 export PYTHONPATH="$root/$B/python:$root/.device/pydeps"
+# Dask 2022.12's GPU diagnostics expect an older pynvml than the machine's (bytes names): off.
+export DASK_DISTRIBUTED__DIAGNOSTICS__NVML=False
 python3 -c 'import xme, distributed; print("xme", xme.__version__, "distributed", distributed.__version__)' ||
     { echo "the module or Dask does not import with this Python: see above"; exit 1; }
 python3 -c 'import xme; [print(d["name"], d["available"], d["on_host_cores"], d["reason"]) for d in xme.devices()]'
