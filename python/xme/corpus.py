@@ -420,9 +420,11 @@ def summarise(jobs, done, results, wall_seconds, ready_seconds, out):
     pairs = sum(r.get("pairs", 0) for r in pair_records)
     videos_done = sum(1 for r in finished if r.get("kind") == "video")
     skipped = sum(1 for job in jobs if job["id"] in done)
-    print("xme.corpus: %d video(s): %d done, %d done before (skipped), %d failed; %d pairs in %.2f s: %.1f pairs/s "
-          "(the cluster was ready after %.2f s)"
-          % (len(jobs), videos_done, skipped, len(failed), pairs, wall_seconds,
+    frames = pairs + sum(1 for r in pair_records if r.get("kind") == "video")  # a segment's first frame is its
+    frames += sum(1 for r in finished if "segments" in r)                     # video's or the one before's
+    print("xme.corpus: %d video(s): %d done, %d done before (skipped), %d failed; %d frames, %d pairs in %.2f s: "
+          "%.1f pairs/s (the cluster was ready after %.2f s)"
+          % (len(jobs), videos_done, skipped, len(failed), frames, pairs, wall_seconds,
              pairs / wall_seconds if wall_seconds > 0 else 0.0, ready_seconds), file=out)
     per_worker = collections.defaultdict(lambda: [0, 0, 0.0, collections.Counter()])
     for r in pair_records:
