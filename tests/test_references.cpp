@@ -101,7 +101,7 @@ std::string first_difference(const std::vector<DecidedFrame>& expected,
             }
         }
         if (e.consistency != a.consistency) return frame + ": consistency differs";
-        if (e.backward.has_value() != a.backward.has_value()) return frame + ": backward field missing";
+        if ((e.backward == nullptr) != (a.backward == nullptr)) return frame + ": backward field missing";
         if (e.backward) {
             const std::string difference = xme::test::first_difference(*e.backward, *a.backward);
             if (!difference.empty()) return frame + " backward: " + difference;

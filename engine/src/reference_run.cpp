@@ -44,10 +44,11 @@ std::vector<DecidedFrame> ReferenceRun::finish() {
     return decided;
 }
 
-PairResult ReferenceRun::run_pair(std::int64_t reference, std::int64_t current, const MotionField* previous) {
+PairResult ReferenceRun::run_pair(std::int64_t reference, std::int64_t current,
+                                  std::shared_ptr<const MotionField> previous) {
     FramePair pair(reference, frames_.at(reference)->luma.view(), current, frames_.at(current)->luma.view());
     pair.segment_start = previous == nullptr;
-    if (previous != nullptr) pair.previous = std::make_shared<const MotionField>(*previous);
+    pair.previous = std::move(previous);
     session_->submit(pair);
     return session_->receive();
 }
@@ -67,16 +68,16 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
         previous_.reset();
         previous_backward_.reset();
     }
-    std::vector<MotionField> temporal;  // each reference's scaled source, kept while results point at it
-    temporal.reserve(available.size());
+    std::vector<std::shared_ptr<const MotionField>>
+        temporal;  // each reference's scaled source, for `results`
     std::vector<ReferenceResult> results;
     for (const int d : available) {
-        const MotionField* source = nullptr;
-        if (previous_) source = &temporal.emplace_back(scaled_temporal_field(*previous_, d));
+        const auto& source = temporal.emplace_back(
+            previous_ ? std::make_shared<const MotionField>(scaled_temporal_field(*previous_, d)) : nullptr);
         PairResult pair = run_pair(frame + d, frame, source);
         result.device_seconds += pair.device_seconds;
         ++result.pairs;
-        results.push_back({d, frames_.at(frame + d)->luma.view(), std::move(pair.field), source});
+        results.push_back({d, frames_.at(frame + d)->luma.view(), std::move(pair.field), source.get()});
     }
     const PlaneView current = frames_.at(frame)->luma.view();
     result.decided = decide_references(results, current, options_.params, references_.distances);
@@ -84,12 +85,12 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
                                              [&](int d) { return frames_.at(frame + d)->luma.view(); });
     result.mc_psnr_db = luma_psnr(prediction.view(), current);
     if (references_.both_directions) {
-        PairResult backward = run_pair(frame, frame - 1, previous_backward_ ? &*previous_backward_ : nullptr);
+        PairResult backward = run_pair(frame, frame - 1, previous_backward_);
         result.device_seconds += backward.device_seconds;
         ++result.pairs;
         result.consistency = consistency(results.front().field, backward.field);
-        previous_backward_ = backward.field;
-        result.backward = std::move(backward.field);
+        result.backward = std::make_shared<const MotionField>(std::move(backward.field));
+        previous_backward_ = result.backward;  // the next pair's temporal predictor reads it as it is
     }
     previous_ = result.decided;
     return result;

@@ -3,6 +3,7 @@
 #include "xme/references.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
@@ -160,7 +161,7 @@ std::uint64_t both_distortion(PlaneView current, const ReferenceResult& past, co
     const Interpolation interpolation = interpolation_of(kind);
     const int x0 = bx * block_size;
     const int y0 = by * block_size;
-    std::vector<int> difference(static_cast<std::size_t>(block_size) * static_cast<std::size_t>(block_size));
+    std::array<int, 32 * 32> difference;  // SPEC §1: B <= 32
     for (int j = 0; j < block_size; ++j) {
         for (int i = 0; i < block_size; ++i) {
             const int a = reference::predicted_sample(past.reference, x0 + i, y0 + j, past_mv, interpolation);
@@ -184,7 +185,8 @@ std::uint64_t both_distortion(PlaneView current, const ReferenceResult& past, co
         return sum;
     }
     std::uint64_t sum = 0;
-    for (const int d : difference) sum += static_cast<std::uint64_t>(std::abs(d));
+    for (int k = 0; k < block_size * block_size; ++k)
+        sum += static_cast<std::uint64_t>(std::abs(difference[static_cast<std::size_t>(k)]));
     return kind.distortion == Distortion::cost4 ? 4 * sum : sum;
 }
 
@@ -212,11 +214,10 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
         static_cast<std::uint64_t>(first.cost_scale()) * static_cast<std::uint64_t>(params.lambda);
     // Each reference's predictors, as its chain used them (for the rate of `both`).
     std::vector<std::vector<MotionVector>> predictors;
-    std::vector<std::uint64_t> index_cost;
+    std::vector<int> index_bits;  // each reference's r(d), once per frame
     for (const ReferenceResult& result : results) {
         predictors.push_back(reference::field_predictors(params, result.temporal, result.field));
-        index_cost.push_back(
-            rate_weight * static_cast<std::uint64_t>(reference_index_bits(run_distances, result.distance)));
+        index_bits.push_back(reference_index_bits(run_distances, result.distance));
     }
     for (std::size_t block = 0; block < decided.blocks.size(); ++block) {
         // The best of each list: least (J + index bits, |d|).
@@ -228,7 +229,7 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
         for (std::size_t r = 0; r < results.size(); ++r) {
             const BlockMotion& motion = results[r].field.blocks[block];
             candidates += motion.candidates;
-            const std::uint64_t cost = motion.cost + index_cost[r];
+            const std::uint64_t cost = motion.cost + rate_weight * static_cast<std::uint64_t>(index_bits[r]);
             const int d = results[r].distance;
             int& best = d < 0 ? best_past : best_future;
             std::uint64_t& best_cost = d < 0 ? past_cost : future_cost;
@@ -264,8 +265,8 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
             const std::uint64_t bits = static_cast<std::uint64_t>(
                 rate_bits(past_mv, predictors[static_cast<std::size_t>(best_past)][block]) +
                 rate_bits(future_mv, predictors[static_cast<std::size_t>(best_future)][block]) +
-                reference_index_bits(run_distances, past.distance) +
-                reference_index_bits(run_distances, future.distance));
+                index_bits[static_cast<std::size_t>(best_past)] +
+                index_bits[static_cast<std::size_t>(best_future)]);
             const std::uint64_t cost = both_distortion(current, past, future, bx, by, past_mv, future_mv,
                                                        decided.block_size, decided.cost_kind) +
                                        rate_weight * bits;

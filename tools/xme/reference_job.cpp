@@ -77,18 +77,45 @@ FrameFigures figures_of(const DecidedFrame& frame) {
     return figures;
 }
 
-nlohmann::json summary_json(const EstimateSettings& settings, const std::string& device,
-                            const VideoInfo& video, const std::vector<FrameFigures>& frames,
-                            double wall_seconds, double setup_seconds,
-                            const std::optional<std::string>& error) {
-    nlohmann::json per_frame = nlohmann::json::array();
-    std::array<std::int64_t, 3> modes{};
-    double psnr = 0;
-    double consistency = 0;
-    double flagged = 0;
+// The run's figures, summed once for the summary and the table.
+struct RunTotals {
+    std::array<std::int64_t, 3> modes{};  // past, future, both
+    double mean_mc_psnr_db = 0;
+    double mean_consistency = 0;
+    double flagged_fraction = 0;
     double device_seconds = 0;
     std::int64_t pairs = 0;
     std::uint64_t total_cost = 0;
+
+    [[nodiscard]] double mode_share(std::size_t mode) const {
+        const std::int64_t blocks = modes[0] + modes[1] + modes[2];
+        return static_cast<double>(modes[mode]) / static_cast<double>(std::max<std::int64_t>(1, blocks));
+    }
+};
+
+RunTotals totals_of(const std::vector<FrameFigures>& frames) {
+    RunTotals totals;
+    for (const FrameFigures& f : frames) {
+        for (std::size_t m = 0; m < 3; ++m) totals.modes[m] += f.modes[m];
+        totals.mean_mc_psnr_db += f.mc_psnr_db;
+        totals.mean_consistency += f.consistency_mean;
+        totals.flagged_fraction += f.flagged_fraction;
+        totals.device_seconds += f.device_seconds;
+        totals.pairs += f.pairs;
+        totals.total_cost += f.total_cost;
+    }
+    const double count = frames.empty() ? 1.0 : static_cast<double>(frames.size());
+    totals.mean_mc_psnr_db /= count;
+    totals.mean_consistency /= count;
+    totals.flagged_fraction /= count;
+    return totals;
+}
+
+nlohmann::json summary_json(const EstimateSettings& settings, const std::string& device,
+                            const VideoInfo& video, const std::vector<FrameFigures>& frames,
+                            const RunTotals& totals, double wall_seconds, double setup_seconds,
+                            const std::optional<std::string>& error) {
+    nlohmann::json per_frame = nlohmann::json::array();
     for (const FrameFigures& f : frames) {
         per_frame.push_back({{"frame", f.frame},
                              {"modes", {{"past", f.modes[0]}, {"future", f.modes[1]}, {"both", f.modes[2]}}},
@@ -98,16 +125,7 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
                              {"flagged_fraction", f.flagged_fraction},
                              {"device_ms", f.device_seconds * 1e3},
                              {"pairs", f.pairs}});
-        for (std::size_t m = 0; m < 3; ++m) modes[m] += f.modes[m];
-        psnr += f.mc_psnr_db;
-        consistency += f.consistency_mean;
-        flagged += f.flagged_fraction;
-        device_seconds += f.device_seconds;
-        pairs += f.pairs;
-        total_cost += f.total_cost;
     }
-    const double count = frames.empty() ? 1.0 : static_cast<double>(frames.size());
-    const double blocks = static_cast<double>(std::max<std::int64_t>(1, modes[0] + modes[1] + modes[2]));
     const auto& p = settings.session.params;
     return {{"input", settings.input},
             {"device", device},
@@ -124,17 +142,19 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
             {"frames", per_frame},
             {"totals",
              {{"frames", frames.size()},
-              {"pairs_computed", pairs},
-              {"total_cost", total_cost},
+              {"pairs_computed", totals.pairs},
+              {"total_cost", totals.total_cost},
               {"mode_shares",
-               {{"past", modes[0] / blocks}, {"future", modes[1] / blocks}, {"both", modes[2] / blocks}}},
-              {"mean_mc_psnr_db", psnr / count},
-              {"mean_consistency", consistency / count},
-              {"flagged_fraction", flagged / count}}},
+               {{"past", totals.mode_share(0)},
+                {"future", totals.mode_share(1)},
+                {"both", totals.mode_share(2)}}},
+              {"mean_mc_psnr_db", totals.mean_mc_psnr_db},
+              {"mean_consistency", totals.mean_consistency},
+              {"flagged_fraction", totals.flagged_fraction}}},
             {"timing",
              {{"wall_seconds", wall_seconds},
               {"setup_seconds", setup_seconds},
-              {"device_seconds", device_seconds}}},
+              {"device_seconds", totals.device_seconds}}},
             {"error", error ? nlohmann::json(*error) : nlohmann::json()}};
 }
 
@@ -204,9 +224,10 @@ void run_reference_estimate(const EstimateSettings& settings) {
         error = e;  // the frames decided before it are written, and the summary says why the run ended
     }
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
+    const RunTotals totals = totals_of(frames);
     if (!settings.json.empty()) {
         const std::string text =
-            summary_json(settings, device->info().name, video, frames, since_start(), setup_seconds,
+            summary_json(settings, device->info().name, video, frames, totals, since_start(), setup_seconds,
                          error ? std::optional<std::string>(error->what()) : std::nullopt)
                 .dump(2) +
             "\n";
@@ -224,25 +245,14 @@ void run_reference_estimate(const EstimateSettings& settings) {
                                       " frame(s); every output holds those frames");
     }
     if (!settings.quiet && settings.output.empty()) {
-        std::array<std::int64_t, 3> modes{};
-        double psnr = 0;
-        double flagged = 0;
-        for (const FrameFigures& f : frames) {
-            for (std::size_t m = 0; m < 3; ++m) modes[m] += f.modes[m];
-            psnr += f.mc_psnr_db;
-            flagged += f.flagged_fraction;
-        }
-        const double blocks = static_cast<double>(std::max<std::int64_t>(1, modes[0] + modes[1] + modes[2]));
-        const double count = static_cast<double>(frames.size());
         std::FILE* out = settings.stdout_carries_data() ? stderr : stdout;
         std::fprintf(
             out,
             "%zu frame(s) on %s: past %.1f%%, future %.1f%%, both %.1f%% of the blocks; mean MC-PSNR %.2f dB",
-            frames.size(), device->info().name.c_str(), 100.0 * static_cast<double>(modes[0]) / blocks,
-            100.0 * static_cast<double>(modes[1]) / blocks, 100.0 * static_cast<double>(modes[2]) / blocks,
-            psnr / count);
+            frames.size(), device->info().name.c_str(), 100.0 * totals.mode_share(0),
+            100.0 * totals.mode_share(1), 100.0 * totals.mode_share(2), totals.mean_mc_psnr_db);
         if (settings.references.both_directions)
-            std::fprintf(out, "; flagged %.1f%%", 100.0 * flagged / count);
+            std::fprintf(out, "; flagged %.1f%%", 100.0 * totals.flagged_fraction);
         std::fprintf(out, "\n");
     }
 }

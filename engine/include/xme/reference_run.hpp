@@ -17,9 +17,9 @@ namespace xme {
 struct DecidedFrame {
     std::int64_t frame = 0;  // the current frame's index
     DecidedField decided;
-    // Both directions: frame - 1 estimated against frame (its blocks' grid is the same), and each
-    // forward block's consistency with it (§14).
-    std::optional<MotionField> backward;
+    // Both directions: frame - 1 estimated against frame (its blocks' grid is the same; null otherwise,
+    // shared with the next frame's temporal predictor), and each forward block's consistency with it (§14).
+    std::shared_ptr<const MotionField> backward;
     std::vector<std::uint32_t> consistency;
     double mc_psnr_db = 0;      // §12's prediction by the decided blocks against the current frame
     double device_seconds = 0;  // the device's own time for every pair of this frame
@@ -46,7 +46,7 @@ public:
 private:
     [[nodiscard]] DecidedFrame decide(std::int64_t frame, std::int64_t last);
     [[nodiscard]] PairResult run_pair(std::int64_t reference, std::int64_t current,
-                                      const MotionField* previous);
+                                      std::shared_ptr<const MotionField> previous);
     void forget_old_frames();
 
     SessionOptions options_;
@@ -58,7 +58,7 @@ private:
     std::int64_t last_fed_ = -1;            // the last frame fed
     std::int64_t estimated_ = 0;            // frames estimated so far: §8's segments count them
     std::optional<DecidedField> previous_;  // the last estimated frame's decision, same segment
-    std::optional<MotionField> previous_backward_;
+    std::shared_ptr<const MotionField> previous_backward_;
 };
 
 }  // namespace xme
