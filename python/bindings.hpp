@@ -115,7 +115,11 @@ inline constexpr std::chrono::milliseconds signal_check_period{50};
 // its steps (devices, pairs), and the work is left to end on its thread; `keep`, what it reads (the
 // arrays, the devices), stays alive until it has, and is released with the GIL at the next call or
 // at the interpreter's exit, which waits for such work. The work's own exception is rethrown here.
-void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep);
+// With OnSignal::wait the call instead sets `stop` and waits for the work to end before raising (a whole
+// job, whose outputs must end whole before the caller goes on).
+enum class OnSignal { leave_running, wait };
+void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep,
+                       OnSignal on_signal = OnSignal::leave_running);
 // Waits for work left by interrupted calls and releases what it kept: at the interpreter's exit,
 // before the devices close.
 void finish_interrupted_work();

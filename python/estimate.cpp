@@ -1,6 +1,7 @@
 // xme.estimate(): one frame pair on a device opened once per process and name.
 #include <condition_variable>
 #include <map>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -82,7 +83,8 @@ void reap_interrupted_work(bool wait) {
 
 }  // namespace
 
-void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep) {
+void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, std::shared_ptr<void> keep,
+                       OnSignal on_signal) {
     reap_interrupted_work(false);
     auto running = std::make_shared<Work>();
     // The thread reads the Work through a plain pointer: the Work is joined before it is destroyed.
@@ -98,6 +100,7 @@ void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, 
         state.ended = true;
         state.ended_changed.notify_all();
     });
+    std::optional<py::error_already_set> signalled;  // OnSignal::wait: raised once the work has ended
     for (;;) {
         {
             const py::gil_scoped_release release;
@@ -105,8 +108,12 @@ void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, 
             if (running->ended_changed.wait_for(lock, signal_check_period, [&] { return running->ended; }))
                 break;
         }
-        if (PyErr_CheckSignals() != 0) {
+        if (!signalled && PyErr_CheckSignals() != 0) {
             running->stop = true;
+            if (on_signal == OnSignal::wait) {
+                signalled.emplace();  // takes the exception (KeyboardInterrupt) until the work has ended
+                continue;
+            }
             running->keep = std::move(keep);
             interrupted_work.push_back(std::move(running));
             throw py::error_already_set();
@@ -116,6 +123,7 @@ void run_interruptibly(std::function<void(const std::atomic<bool>& stop)> work, 
         const py::gil_scoped_release release;
         running->thread.join();
     }
+    if (signalled) throw std::move(*signalled);
     if (running->failure) std::rethrow_exception(running->failure);
 }
 

@@ -1,9 +1,6 @@
 // xme.run_estimate(arguments): a whole `xme estimate` job in this process, its registry and devices opened
 // once per process and kept for the next job (docs/python.md, "Jobs"; the corpus's workers, docs/corpus.md).
-#include <condition_variable>
 #include <map>
-#include <optional>
-#include <thread>
 
 #include "bindings.hpp"
 #include "estimate_job.hpp"
@@ -36,16 +33,7 @@ std::shared_ptr<Device> open_kept(JobDevices& devices, const std::string& name) 
     return device;
 }
 
-// The job on a thread of its own, and how it ended.
-struct JobRun {
-    std::mutex mutex;
-    std::condition_variable ended_changed;
-    bool ended = false;  // guarded by mutex
-    std::exception_ptr failure;
-    std::atomic<bool> stop = false;
-};
-
-void run_job(const std::vector<std::string>& arguments, JobRun& run) {
+void run_job(const std::vector<std::string>& arguments, const std::atomic<bool>& stop) {
     JobDevices& devices = job_devices();
     const std::lock_guard one_job(devices.one_job);
     if (!devices.registry) devices.registry = std::make_unique<Registry>(make_builtin_registry());
@@ -53,7 +41,7 @@ void run_job(const std::vector<std::string>& arguments, JobRun& run) {
         cli::run_estimate_arguments(arguments, [&](cli::EstimateSettings& settings) {
             settings.registry = devices.registry.get();
             settings.open_device = [&devices](const std::string& name) { return open_kept(devices, name); };
-            settings.stop = &run.stop;
+            settings.stop = &stop;
             settings.quiet = true;  // a table or a progress bar would go into the caller's own output
         });
     } catch (const Error& error) {
@@ -67,41 +55,11 @@ void run_job(const std::vector<std::string>& arguments, JobRun& run) {
 }
 
 void run_estimate(const std::vector<std::string>& arguments) {
-    JobRun run;
-    std::thread thread([&] {
-        std::exception_ptr failure;
-        try {
-            run_job(arguments, run);
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        const std::lock_guard lock(run.mutex);
-        run.failure = failure;
-        run.ended = true;
-        run.ended_changed.notify_all();
-    });
     // Ctrl-C stops the job between pairs and waits for it: its outputs end whole, as the CLI's do, and
     // nothing is left writing behind the caller's back.
-    std::optional<py::error_already_set> signalled;
-    for (;;) {
-        {
-            const py::gil_scoped_release release;
-            std::unique_lock lock(run.mutex);
-            if (run.ended_changed.wait_for(lock, signal_check_period, [&] { return run.ended; })) break;
-        }
-        if (!signalled && PyErr_CheckSignals() != 0) {
-            signalled.emplace();  // takes the exception (KeyboardInterrupt) until the job has ended
-            run.stop = true;
-        }
-    }
-    {
-        const py::gil_scoped_release release;
-        thread.join();
-    }
-    if (signalled) throw std::move(*signalled);
-    if (!run.failure) return;
     try {
-        std::rethrow_exception(run.failure);
+        run_interruptibly([&arguments](const std::atomic<bool>& stop) { run_job(arguments, stop); }, nullptr,
+                          OnSignal::wait);
     } catch (const cli::Interrupted& interrupted) {  // stopped by a signal another library handled
         PyErr_SetString(PyExc_KeyboardInterrupt, interrupted.what());
         throw py::error_already_set();
@@ -136,13 +94,18 @@ job between pairs, its outputs ended whole, and raises KeyboardInterrupt.)");
             const cli::EstimateCheck check = cli::check_estimate_arguments(arguments);
             py::dict facts;
             facts["reads_previous_pair"] = check.reads_previous_pair;
+            facts["policy"] = std::string(to_string(check.policy));
+            facts["devices"] = check.devices;
+            facts["refresh"] = check.refresh;
+            facts["threads"] = check.threads;
             return facts;
         },
         py::arg("arguments"),
         "Parses `xme estimate ARGUMENTS...` and makes its settings as run_estimate() would, and runs "
         "nothing: "
-        "xme.InvalidArgument names a bad option. Returns what a caller needs of the chain: "
-        "{'reads_previous_pair': bool} (SPEC §8: the temporal predictor, umh's predictor set).");
+        "xme.InvalidArgument names a bad option. Returns what a caller needs of the job, as the CLI read "
+        "it: {'reads_previous_pair': bool (SPEC §8: the temporal predictor, umh's predictor set), 'policy', "
+        "'devices' (as given, 'auto' by default), 'refresh', 'threads' (0: not given)}.");
     module.def("estimate_option_names", &cli::estimate_option_names,
                "Every option name of `xme estimate` with whether it takes a value: [(name, takes_value)].");
 }

@@ -122,43 +122,34 @@ def split_arguments(arguments):
     return videos, options
 
 
-def option_value(options, *names):
-    """The last value given to one of `names` in estimate's options, or None."""
-    value = None
-    for index, word in enumerate(options):
-        name, _, given = word.partition("=")
-        if name in names:
-            value = given if given else (options[index + 1] if index + 1 < len(options) else None)
-    return value
-
-
-def device_resources(options):
+def device_resources(job):
     """What a task asks of its worker: the family its --backend names ({"CUDA": 1}), none for "auto" or a
-    job over several devices (--backends), which runs as given."""
-    if option_value(options, "--backends") is not None:
+    job over several devices (--backends), which runs as given. `job` is check_estimate_arguments'."""
+    if job["policy"] != "single":
         return {}, None
-    backend = option_value(options, "--backend")
-    if backend in (None, "auto"):
+    backend = job["devices"][0]
+    if backend == "auto":
         return {}, backend
     return {backend.split(":")[0].upper(): 1}, backend
 
 
-def plan_jobs(videos, out_dir, options, settings, reads_previous_pair):
-    """One job per video: its final outputs, and its tasks (the video, or its segments)."""
+def plan_jobs(videos, out_dir, options, settings, job):
+    """One job per video: its final outputs, and its tasks (the video, or its segments). `job` is what
+    xme.check_estimate_arguments read of the options."""
     fmt = settings["format"]
     suffix = {"npy": "npy", "csv": "csv", "array": "vectors.npy"}[fmt]
     segment_frames = settings["segment_frames"]
-    refresh = option_value(options, "--refresh")
-    if segment_frames and reads_previous_pair:
-        if refresh is None or int(refresh) <= 0 or segment_frames % int(refresh) != 0:
+    refresh = job["refresh"]
+    if segment_frames and job["reads_previous_pair"]:
+        if refresh <= 0 or segment_frames % refresh != 0:
             raise CorpusError(
                 "--segment-frames %d with a chain that reads the pair before (--predictor temporal, umh): "
                 "segments must start at SPEC §8's refresh points; give --refresh R with --segment-frames a "
                 "multiple of R" % segment_frames
             )
     parts_dir = os.path.join(out_dir, corpus_tasks.PARTS_FOLDER)
-    resources, backend = device_resources(options)
-    threads = option_value(options, "--threads")
+    resources, backend = device_resources(job)
+    threads = job["threads"] or None
     jobs = []
     for video, name in zip(videos, output_names(videos)):
         outputs = {
@@ -476,13 +467,13 @@ def _run(videos, out_dir, scheduler, options, settings, cpu_workers, progress, o
     if not videos:
         raise CorpusError("no video given")
     try:
-        chain = xme.check_estimate_arguments(["corpus-video", *options])
+        job = xme.check_estimate_arguments(["corpus-video", *options])
     except xme.Error as error:
         raise CorpusError(str(error)) from None
     os.makedirs(out_dir, exist_ok=True)
     run_options = {"estimate": options, "format": settings["format"], "segment_frames": settings["segment_frames"],
                    "pictures": settings["pictures"]}
-    jobs = plan_jobs(videos, out_dir, options, settings, chain["reads_previous_pair"])
+    jobs = plan_jobs(videos, out_dir, options, settings, job)
     manifest_path = os.path.join(out_dir, MANIFEST)
     done = finished_tasks(read_manifest(manifest_path), out_dir, run_options)
     remove_work_folders(out_dir)

@@ -76,6 +76,10 @@ EstimateCheck check_estimate_arguments(const std::vector<std::string>& arguments
     CLI::App app{"xme"};
     const Command estimate = parse_estimate_arguments(app, arguments, [&check](EstimateSettings& settings) {
         check.reads_previous_pair = needs_previous_field(settings.session.params);
+        check.policy = settings.policy;
+        check.devices = settings.devices;
+        check.refresh = settings.session.params.refresh;
+        check.threads = settings.session.threads;
         throw Checked{};
     });
     try {

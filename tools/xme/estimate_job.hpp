@@ -122,6 +122,10 @@ void run_estimate_arguments(const std::vector<std::string>& arguments,
 // before it hands them out, and what it needs to know of the chain.
 struct EstimateCheck {
     bool reads_previous_pair = false;  // SPEC §8: a pair's result depends on the pair before (operations.hpp)
+    Policy policy = Policy::single;
+    std::vector<std::string> devices;  // as given ("auto", "cuda", "cpu,vulkan:0" split in two)
+    int refresh = 0;                   // SPEC §8's refresh period; 0: one segment
+    int threads = 0;                   // --threads; 0: not given (all)
 };
 [[nodiscard]] EstimateCheck check_estimate_arguments(const std::vector<std::string>& arguments);
 // Every option name of `xme estimate` ("-o", "--output", ...) and whether it takes a value: what a caller
