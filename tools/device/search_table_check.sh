@@ -13,20 +13,13 @@
 #                                                   the memcheck and compares of `correctness`
 #   tools/device/search_table_check.sh performance  xme bench of every search, HEAD and the base
 #                                                   build alternated, cuda:0 and vulkan:0
+#   tools/device/search_table_check.sh profile       the dia and hex walks' kernels (block 16, no
+#                                                   refinement) of HEAD and the base build: registers
+#                                                   and SASS length (cuobjdump), ncu's sections
 set -uo pipefail
-mode=${1:?usage: tools/device/search_table_check.sh correctness|performance}
+mode=${1:?usage: tools/device/search_table_check.sh correctness|conformance|performance|profile}
 root=$PWD
-export PATH="$root/.device/vk/bin:$PATH"
-export LD_LIBRARY_PATH="$root/.device/vk/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-build() {  # build SOURCE DIR TARGETS...
-    local source=$1 dir=$2; shift 2
-    [ -x "$dir/tools/xme" ] && [ -x "$dir/tests/xme_tests" -o "$*" = xme ] && return 0
-    cmake -S "$source" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXME_WITH_FFMPEG=OFF -DXME_WITH_PYTHON=OFF \
-        -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_PREFIX_PATH="$root/.device/deps/usr" \
-        -DCMAKE_INCLUDE_PATH="$root/.device/deps/usr/include;$root/.device/vk/include" \
-        -DCMAKE_LIBRARY_PATH="$root/.device/vk/lib" -DCMAKE_CXX_FLAGS="-isystem $root/.device/vk/include" >"${OUT:-.}/configure_$(basename "$dir").log" 2>&1 &&
-        cmake --build "$dir" -j16 --target "$@" >"${OUT:-.}/build_$(basename "$dir").log" 2>&1
-}
+source "$(dirname "$0")/build_here.sh"  # build
 B=build/device-head
 build . "$B" xme xme_tests || { tail -n 30 "$OUT/build_device-head.log"; exit 1; }
 source "$(dirname "$0")/step.sh"  # B, $OUT, xme, tests, clip, step
@@ -48,11 +41,31 @@ if [ "$mode" = correctness ]; then
         done
     done
 fi
-if [ "$mode" != performance ]; then
+if [ "$mode" = profile ]; then
+    build .device/base build/device-base xme || { tail -n 30 "$OUT/build_device-base.log"; exit 1; }
+    for which in base head; do
+        bin=build/device-$which/tools/xme
+        # Block 16, no refinement: the kernels the bench's dia and hex rows time.
+        cuobjdump -res-usage "$bin" 2>/dev/null | grep -A1 -E 'search_kernelILi16ELNS0_10RefinementE0' |
+            grep -v '^--' | paste - - | sed -E 's/^.*Function ([^:]*):.*(REG:[0-9]+).*(SHARED:[0-9]+).*$/\1 \2 \3/' |
+            while read -r name registers shared; do
+                echo "$which $name $registers $shared SASS:$(cuobjdump -sass -fun "$name" "$bin" | grep -cE '^ +/\*[0-9a-f]{4}\*/')"
+            done | tee -a "$OUT/kernels_$which.txt"
+        for search in dia hex; do
+            TAIL=2 step "ncu_${which}_$search" 300 ncu --kernel-name regex:'(walk|fast)_search_kernel' --launch-skip 50 \
+                --launch-count 3 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+                --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
+                "$bin" bench --backends cuda:0 --variants fast --sizes 1920x1080 --blocks 16 --ranges 16 \
+                --search "$search" --subpel none --pairs 30 --rounds 1 --warm-up 0 --no-sad-peak
+            grep -E '^  [a-z_]+search_kernel|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|Executed Ipc A|Issue Slots Busy|Warp Cycles Per Issued|L1/TEX Hit|L2 Hit|Memory Throughput|Executed Instructions  ' \
+                "$OUT/ncu_${which}_$search.log" | head -60 >"$OUT/ncu_${which}_${search}_key.txt"
+        done
+    done
+    for search in dia hex; do paste "$OUT/ncu_base_${search}_key.txt" "$OUT/ncu_head_${search}_key.txt" | cut -c1-200; done
+fi
+if [ "$mode" = conformance ] || [ "$mode" = correctness ]; then
     step memcheck_umh 300 compute-sanitizer --tool memcheck --error-exitcode 9 env XME_TEST_DEVICE=cuda \
         XME_TEST_VARIANTS=fast XME_TEST_OPERATION=umh "$tests" --test-suite=conformance -tc="operations*"
-fi
-if [ "$mode" != performance ]; then
     for settings in "--predictor none" "--predictor temporal" "--predictor temporal --refresh 3" \
         "--predictor spatial" "--predictor spatial --center predictor"; do
         for algo in umh umh+qpel; do
@@ -61,7 +74,8 @@ if [ "$mode" != performance ]; then
                 $settings --frames 12
         done
     done
-else
+fi
+if [ "$mode" = performance ]; then
     build .device/base build/device-base xme || { tail -n 30 "$OUT/build_device-base.log"; exit 1; }
     for round in 1 2; do
         for which in base head; do
