@@ -39,12 +39,15 @@ const SearchKernelFunction* checked_search_kernel(SearchMethod search) {
 
 }  // namespace
 
-ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& variant, int threads)
+ChainEstimator::ChainEstimator(const SearchParams& params, const std::string& variant, int threads,
+                               std::size_t resident_frames)
     : params_(params),
       kernels_(operation_kernels_for(variant)),
       search_kernel_(checked_search_kernel(params.search)),
       predictor_set_(has(chain_needs(params), Need::predictor_set)),
       threads_(threads),
+      padded_ids_(resident_frames),
+      padded_(resident_frames),
       partition_kernel_(partition_candidates_for(variant)),
       partition_scratch_(params.partitions == Partitions::all ? static_cast<std::size_t>(threads) : 0),
       band_planes_above_(level2_cache_bytes() / 2) {}
@@ -53,6 +56,7 @@ void ChainEstimator::pad(const FramePair& pair) {
     const ResidentFrameSlots::PairSlots slots = padded_ids_.place(pair.reference_id, pair.current_id);
     SearchPlane& reference = padded_[static_cast<std::size_t>(slots.reference)];
     SearchPlane& current = padded_[static_cast<std::size_t>(slots.current)];
+    frames_taken_in_ = xme::frames_taken_in(slots);
     try {
         if (slots.reference_claimed) reference.assign(pair.reference);
         if (slots.current_claimed) current.assign(pair.current);
@@ -75,6 +79,7 @@ void ChainEstimator::prepare(const FramePair& pair, const PaddedPair* searched, 
     const bool in_place = params_.border == BorderMode::restrict && params_.subpel == Subpel::none &&
                           !has(chain_needs(params_), Need::mean_pyramid) && current.width % b == 0 &&
                           current.height % b == 0;
+    frames_taken_in_ = 0;
     padded_width_ = blocks_across(current.width, b) * b;
     padded_height_ = blocks_across(current.height, b) * b;
     // In restrict mode the refinement reads at most restrict_margin samples past the frame, and the

@@ -20,7 +20,9 @@ namespace xme::cpu {
 
 class ChainEstimator {
 public:
-    ChainEstimator(const SearchParams& params, const std::string& variant, int threads);
+    // `resident_frames`: the padded frames kept by id (SessionOptions::resident_frames).
+    ChainEstimator(const SearchParams& params, const std::string& variant, int threads,
+                   std::size_t resident_frames = 2);
 
     // The chain's field for one pair; `previous` is the temporal predictor's field (null: p = 0).
     [[nodiscard]] MotionField estimate(const FramePair& pair, const MotionField* previous);
@@ -38,6 +40,8 @@ public:
     // refine() filters half-sample planes larger than this band by band (default: half this core's L2);
     // the same results either way, so tests force both.
     void set_band_planes_above(std::size_t bytes) { band_planes_above_ = bytes; }
+    // The frames the last estimate() or refine() padded (PairResult::frames_taken_in).
+    [[nodiscard]] int frames_taken_in() const { return frames_taken_in_; }
 
 private:
     [[nodiscard]] IntegerBlock block_at(int bx, int by, MotionVector predictor) const;
@@ -66,8 +70,9 @@ private:
     const SearchKernelFunction* search_kernel_;  // the CPU table's row for params_.search
     bool predictor_set_;                         // the search's row needs SPEC §8's predictor set
     int threads_ = 1;
-    ResidentFrameSlots padded_ids_{2};
-    std::array<SearchPlane, 2> padded_;
+    ResidentFrameSlots padded_ids_;
+    std::vector<SearchPlane> padded_;
+    int frames_taken_in_ = 0;  // the last pair's frames padded (PairResult::frames_taken_in)
     // The frames read where they are (in place, or as the fast full search padded them) when no read
     // leaves what they hold.
     SearchPlane reference_view_;

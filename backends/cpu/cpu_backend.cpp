@@ -49,13 +49,18 @@ DeviceInfo describe_cpu() {
     return info;
 }
 
-// Keeps the padded copies of the last two frames, so that a frame that is the current frame of one
-// pair and the reference of the next is padded once.
+// Keeps the padded copies of the last SessionOptions::resident_frames frames by id, so that a frame that
+// is the current frame of one pair and the reference of the next (or of SPEC §14's next references) is
+// padded once.
 class PaddedFrameCache {
 public:
+    explicit PaddedFrameCache(std::size_t resident_frames)
+        : slots_(resident_frames), frames_(resident_frames) {}
+
     struct Pair {
         const PaddedFrame* reference;
         const PaddedFrame* current;
+        int frames_taken_in;
     };
     Pair get(const FramePair& pair, int margin, int width, int height) {
         const ResidentFrameSlots::PairSlots slots = slots_.place(pair.reference_id, pair.current_id);
@@ -67,13 +72,13 @@ public:
             slots_.forget();
             throw;
         }
-        return {&frame(slots.reference), &frame(slots.current)};
+        return {&frame(slots.reference), &frame(slots.current), frames_taken_in(slots)};
     }
 
 private:
     PaddedFrame& frame(int slot) { return frames_[static_cast<std::size_t>(slot)]; }
-    ResidentFrameSlots slots_{2};
-    std::array<PaddedFrame, 2> frames_;
+    ResidentFrameSlots slots_;
+    std::vector<PaddedFrame> frames_;
 };
 
 // The fast full search's SIMD kernels cover the integer search of fs without a rate term or predictor;
@@ -89,7 +94,8 @@ public:
         : options_(options),
           kernel_(find_kernel(kernel_name)),
           threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
-          chain_(options.params, kernel_name, threads_) {
+          chain_(options.params, kernel_name, threads_, resident_frame_count(options)),
+          frames_(resident_frame_count(options)) {
         const int b = options.params.block_size;
         blocks_x_ = blocks_across(options.width, b);
         blocks_y_ = blocks_across(options.height, b);
@@ -111,7 +117,8 @@ protected:
         check_pair_size(options_, pair);
         const auto start = std::chrono::steady_clock::now();
         if (!fast_full_search(options_.params)) return compute_chain(pair, start);
-        const SearchFrames frames = pad(pair);
+        int taken_in = 0;
+        const SearchFrames frames = pad(pair, taken_in);
         const bool refine = options_.params.subpel == Subpel::hpel;
         PairResult result{pair.current_id,
                           MotionField(options_.width, options_.height, options_.params.block_size,
@@ -144,6 +151,7 @@ protected:
                 {frames.current, frames.reference, frames.stride, padding_margin(options_.params.range)});
         }
         set_full_search_candidates(result.field, options_.width, options_.height, options_.params);
+        result.frames_taken_in = taken_in;
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
@@ -153,18 +161,21 @@ private:
     PairResult compute_chain(const FramePair& pair, std::chrono::steady_clock::time_point start) {
         const MotionField* previous = previous_field_of(pair, options_.params, last_.get(), "cpu");
         PairResult result{pair.current_id, chain_.estimate(pair, previous), 0};
+        result.frames_taken_in = chain_.frames_taken_in();
         if (needs_previous_field(options_.params)) last_ = std::make_shared<MotionField>(result.field);
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
-    SearchFrames pad(const FramePair& pair) {
+    SearchFrames pad(const FramePair& pair, int& taken_in) {
         const int b = options_.params.block_size;
         const int margin = padding_margin(options_.params.range);
         const int width = groups_ * group_width(kernel_, b);
         const int height = blocks_y_ * b;
-        const auto [reference_frame, current_frame] = frames_.get(pair, margin, width, height);
+        const auto [reference_frame, current_frame, frames_taken_in] =
+            frames_.get(pair, margin, width, height);
+        taken_in = frames_taken_in;
         const PaddedFrame& current = *current_frame;
         const PaddedFrame& reference = *reference_frame;
         return {current.origin(), reference.origin(), current.stride(), blocks_x_ * b,

@@ -89,7 +89,7 @@ public:
           frames_(layout_,
                   FrameExtras{uses_expanded(config.variant), config.variant == Variant::fast_texture,
                               config.texture_alignment, has(chain_needs(params_), Need::mean_pyramid)},
-                  site_) {
+                  resident_frame_count(config.options), site_) {
         blocks_x_ = blocks_across(config.options.width, params_.block_size);
         blocks_y_ = blocks_across(config.options.height, params_.block_size);
         const std::size_t raw_bytes =
@@ -212,6 +212,7 @@ private:
         MotionRecord* previous = nullptr;  // rate term: the previous pair's records from the host
         MotionRecord* previous_host = nullptr;
         bool rate_keys_out = false;  // search_with_rate left RateResult::keys, not records
+        int frames_taken_in = 0;     // PairResult::frames_taken_in
         Event uploaded, computed, done, start, stop;
     };
 
@@ -252,6 +253,7 @@ private:
         const int current = placed.current;
         if (placed.reference_claimed) uploads.push_back({reference, pair.reference});
         if (placed.current_claimed) uploads.push_back({current, pair.current});
+        s.frames_taken_in = frames_taken_in(placed);
 
         const std::size_t raw_bytes =
             static_cast<std::size_t>(layout_.width) * static_cast<std::size_t>(layout_.height);
@@ -525,6 +527,7 @@ private:
         PairResult result;
         result.field = field_of(static_cast<int>(stage), current_id);
         result.device_seconds = static_cast<double>(milliseconds) * 1e-3;
+        result.frames_taken_in = s.frames_taken_in;
         if (compensation_) result.compensation = compensation_->result(static_cast<int>(stage));
         return result;
     }

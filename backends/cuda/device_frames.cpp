@@ -63,7 +63,9 @@ FrameLayout make_layout(int width, int height, int block_size, int range) {
     return f;
 }
 
-ResidentFrames::ResidentFrames(const FrameLayout& layout, FrameExtras extras, const CallSite& site) {
+ResidentFrames::ResidentFrames(const FrameLayout& layout, FrameExtras extras, std::size_t count,
+                               const CallSite& site)
+    : slots_(count), ids_(count) {
     const std::size_t bytes = static_cast<std::size_t>(layout.pitch) * static_cast<std::size_t>(layout.rows);
     for (Slot& slot : slots_) {
         // Texture base addresses must be aligned to textureAlignment: allocate that much more.

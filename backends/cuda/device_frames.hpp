@@ -1,5 +1,6 @@
-// Device resources of a session: owning handles, and the two frames kept resident by id (frame i's
-// current frame is frame i+1's reference, so each frame is uploaded and padded once).
+// Device resources of a session: owning handles, and the frames kept resident by id (frame i's current
+// frame is frame i+1's reference, and SPEC §14's references are frames before and after: each frame is
+// uploaded and padded once; SessionOptions::resident_frames says how many).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "cuda_check.hpp"
 #include "kernels.hpp"
@@ -73,7 +75,7 @@ struct FrameExtras {
 
 class ResidentFrames {
 public:
-    ResidentFrames(const FrameLayout& layout, FrameExtras extras, const CallSite& site);
+    ResidentFrames(const FrameLayout& layout, FrameExtras extras, std::size_t count, const CallSite& site);
 
     // The slots of a pair's frames (xme/session_support.hpp); a claimed one the caller uploads and pads,
     // in stream order after every earlier search that read the slot.
@@ -94,8 +96,8 @@ private:
         DeviceMemory levels;
         DeviceFrame frame;
     };
-    std::array<Slot, 2> slots_;
-    ResidentFrameSlots ids_{2};
+    std::vector<Slot> slots_;
+    ResidentFrameSlots ids_;
 };
 
 }  // namespace xme::cuda

@@ -136,7 +136,8 @@ DeviceCompensation::DeviceCompensation(const SessionResources& resources, const 
     const bool h264 = interpolation_of(cost_kind_of(options.params)) == Interpolation::h264;
     const auto layout = push_constant_layout<CompensationParams>();
     p.predict = &context_.pipeline(shaders::predict_residual, {{"BLOCK", b}, {"H264", h264 ? 1 : 0}}, layout);
-    p.predict_sets = std::make_unique<DescriptorSets>(context_, *p.predict, frame_slot_combinations);
+    p.predict_sets =
+        std::make_unique<DescriptorSets>(context_, *p.predict, frame_slot_combinations(resources));
     if (partition_records != nullptr) {
         p.partition_tiles = Buffer(context_, sizeof(std::uint32_t) * 2 * p.blocks_x * p.blocks_y,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device,
@@ -174,7 +175,8 @@ DeviceCompensation::DeviceCompensation(const SessionResources& resources, const 
                               {"Dequantised", {}, {}, p.dequantised.get()},
                               {"Figures", {}, {}, p.figures.get()}});
     p.reconstruct = &context_.pipeline(shaders::reconstruct, {}, layout);
-    p.reconstruct_sets = std::make_unique<DescriptorSets>(context_, *p.reconstruct, frame_slot_combinations);
+    p.reconstruct_sets =
+        std::make_unique<DescriptorSets>(context_, *p.reconstruct, frame_slot_combinations(resources));
     for_each_frame_slot_combination(resources, [&](std::uint32_t set, VkImageView, VkImageView current_view) {
         p.reconstruct_sets->write(set, {{"current_frame", current_view, sampler, {}},
                                         {"Prediction", {}, {}, p.prediction.get()},

@@ -175,8 +175,10 @@ public:
             context, static_cast<VkDeviceSize>(shape_.splits) * static_cast<VkDeviceSize>(block_count) * 8,
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device, "the best keys of the integer search");
         if (options.params.subpel == Subpel::qpel) set_up_qpel(resources, padded_size);
-        search_sets_ = std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations);
-        refine_sets_ = std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations);
+        search_sets_ =
+            std::make_unique<DescriptorSets>(context, *search_, frame_slot_combinations(resources));
+        refine_sets_ =
+            std::make_unique<DescriptorSets>(context, *refine_, frame_slot_combinations(resources));
         const VkSampler sampler = context.nearest_sampler();
         const VkSampler gather = context.gather_sampler();  // full_search.comp's quad_at
         const VkBuffer previous = previous_vectors();
@@ -256,9 +258,10 @@ private:
         qpel_params_.restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
         qpel_params_.refine = 2;
         qpel_params_.lambda = options.params.lambda;
-        qpel_ = &context.pipeline(shaders::rate_search, {{"BLOCK", options.params.block_size}, {"SEARCH", search_given}},
+        qpel_ = &context.pipeline(shaders::rate_search,
+                                  {{"BLOCK", options.params.block_size}, {"SEARCH", search_given}},
                                   push_constant_layout<RateSearchParams>());
-        qpel_sets_ = std::make_unique<DescriptorSets>(context, *qpel_, frame_slot_combinations);
+        qpel_sets_ = std::make_unique<DescriptorSets>(context, *qpel_, frame_slot_combinations(resources));
         const VkSampler sampler = context.nearest_sampler();
         for_each_frame_slot_combination(
             resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {

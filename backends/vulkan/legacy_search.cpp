@@ -28,9 +28,8 @@ public:
         const int restrict_border = options.params.border == BorderMode::restrict ? 1 : 0;
         pass1_params_ = {padded_size, blocks,   options.params.range, restrict_border, pe_count,
                          pe_width,    pe_height};
-        pass2_params_ = {padded_size,     blocks,
-                         restrict_border, options.params.subpel == Subpel::hpel ? 1 : 0,
-                         pe_count,        pe_width};
+        pass2_params_ = {padded_size, blocks,  restrict_border, options.params.subpel == Subpel::hpel ? 1 : 0,
+                         pe_count,    pe_width};
 
         Context& context = resources.context;
         const int minima_w = blocks.x * pe_width;
@@ -52,8 +51,8 @@ public:
                                    push_constant_layout<LegacyPass1Params>());
         pass2_ = &context.pipeline(shaders::legacy_pass2, {{"BLOCK", b}},
                                    push_constant_layout<LegacyPass2Params>());
-        pass1_sets_ = std::make_unique<DescriptorSets>(context, *pass1_, frame_slot_combinations);
-        pass2_sets_ = std::make_unique<DescriptorSets>(context, *pass2_, frame_slot_combinations);
+        pass1_sets_ = std::make_unique<DescriptorSets>(context, *pass1_, frame_slot_combinations(resources));
+        pass2_sets_ = std::make_unique<DescriptorSets>(context, *pass2_, frame_slot_combinations(resources));
         for_each_frame_slot_combination(
             resources, [&](std::uint32_t set, VkImageView reference_view, VkImageView current_view) {
                 pass1_sets_->write(set, {{"reference_nearest", reference_view, context.nearest_sampler(), {}},

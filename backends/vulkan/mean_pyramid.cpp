@@ -29,13 +29,15 @@ MeanPyramids::MeanPyramids(const SessionResources& resources)
                                                 "'s maxStorageBufferRange of " + std::to_string(limit) +
                                                 ": use --backend cpu for frames this large");
     }
+    pyramids_.resize(resources.frames.size());
     for (auto& pyramid : pyramids_) {
         pyramid = Buffer(context_, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::device,
                          "a frame's mean pyramid");
     }
     pipeline_ = &context_.pipeline(shaders::mean_pyramid, {}, push_constant_layout<MeanPyramidParams>());
-    sets_ = std::make_unique<DescriptorSets>(context_, *pipeline_, frame_slot_count);
-    for (int slot = 0; slot < frame_slot_count; ++slot) {
+    sets_ = std::make_unique<DescriptorSets>(context_, *pipeline_,
+                                             static_cast<std::uint32_t>(frame_slot_count(resources)));
+    for (int slot = 0; slot < frame_slot_count(resources); ++slot) {
         sets_->write(static_cast<std::uint32_t>(slot),
                      {{"frame",
                        resources.frames[static_cast<std::size_t>(slot)].view(),

@@ -2,8 +2,8 @@
 // buffer per frame slot (mean_pyramid.comp), rebuilt when a pair uploads a frame into the slot.
 #pragma once
 
-#include <array>
 #include <memory>
+#include <vector>
 
 #include "pipeline.hpp"
 #include "resources.hpp"
@@ -25,7 +25,7 @@ private:
 
     Context& context_;
     Int2 frame_size_;
-    std::array<Buffer, frame_slot_count> pyramids_;
+    std::vector<Buffer> pyramids_;  // one per frame slot
     const Pipeline* pipeline_ = nullptr;
     std::unique_ptr<DescriptorSets> sets_;  // one per frame slot
 };

@@ -91,7 +91,7 @@ public:
         pipeline_ =
             &context.pipeline(shaders::partition_search, {{"QPEL", quarter_pel_ ? 1 : 0}, {"STRIP", strip}},
                               push_constant_layout<PartitionSearchParams>());
-        sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
+        sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations(resources));
         // Previous is read with the temporal predictor only; any buffer fills it otherwise.
         const VkBuffer previous = resources.previous != nullptr ? resources.previous->get() : terms_.get();
         for_each_frame_slot_combination(

@@ -51,7 +51,7 @@ public:
         pipeline_ =
             &context.pipeline(shaders::rate_search, {{"BLOCK", b}, {"SEARCH", search_constant(p.search)}},
                               push_constant_layout<RateSearchParams>());
-        sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations);
+        sets_ = std::make_unique<DescriptorSets>(context, *pipeline_, frame_slot_combinations(resources));
         const VkSampler sampler = context.nearest_sampler();
         // The shader reads Previous only where needs_previous_field (the session gives it then), and the
         // pyramids only for ehds; any buffer fills those bindings otherwise.
@@ -60,9 +60,10 @@ public:
         const auto pyramid = [&](int slot) { return pyramids_ ? pyramids_->of(slot).get() : unused; };
         const auto frame = [&](int slot) { return resources.frames[static_cast<std::size_t>(slot)].view(); };
         // for_each_frame_slot_combination without its views: the pyramids go by slot too.
-        for (int reference = 0; reference < frame_slot_count; ++reference) {
-            for (int current = 0; current < frame_slot_count; ++current) {
-                sets_->write(FrameSlots{reference, current}.combination(),
+        const int count = frame_slot_count(resources);
+        for (int reference = 0; reference < count; ++reference) {
+            for (int current = 0; current < count; ++current) {
+                sets_->write(FrameSlots{reference, current, false, false, count}.combination(),
                              {{"reference_frame", frame(reference), sampler, {}},
                               {"current_frame", frame(current), sampler, {}},
                               {"Results", {}, {}, resources.results.get()},

@@ -17,9 +17,8 @@
 
 namespace xme::vulkan {
 
-// The session keeps the last two frames on the device; a pair reads two of these slots (or one twice).
-inline constexpr int frame_slot_count = 2;
-
+// The session keeps SessionOptions::resident_frames frames on the device by id; a pair reads two of
+// these slots (or one twice).
 struct FrameSlots {
     int reference = 0;
     int current = 0;
@@ -27,19 +26,19 @@ struct FrameSlots {
     // mean pyramid); never both for one slot.
     bool reference_uploaded = false;
     bool current_uploaded = false;
+    int slot_count = 2;  // the session's frame slots
     // Plans write one descriptor set per combination of slots.
     [[nodiscard]] std::uint32_t combination() const {
-        return static_cast<std::uint32_t>(reference * frame_slot_count + current);
+        return static_cast<std::uint32_t>(reference * slot_count + current);
     }
 };
-inline constexpr std::uint32_t frame_slot_combinations = frame_slot_count * frame_slot_count;
 
 // What a plan works with; the session outlives its plan.
 struct SessionResources {
     Context& context;
     const SessionOptions& options;
-    const std::array<Image, frame_slot_count>& frames;  // R8_UNORM, in SHADER_READ_ONLY_OPTIMAL when read
-    const Buffer& results;                              // one uvec2 (packed vector, cost) per block
+    const std::vector<Image>& frames;  // the frame slots: R8_UNORM, in SHADER_READ_ONLY_OPTIMAL when read
+    const Buffer& results;             // one uvec2 (packed vector, cost) per block
     // The chains of rate_search.comp only: the integer candidates each block evaluated.
     const Buffer* candidates = nullptr;
     // Chains that read the previous field (needs_previous_field: SPEC §8's temporal predictor, the
@@ -47,13 +46,22 @@ struct SessionResources {
     const Buffer* previous = nullptr;
 };
 
+[[nodiscard]] inline int frame_slot_count(const SessionResources& resources) {
+    return static_cast<int>(resources.frames.size());
+}
+// The descriptor sets a plan writes per pipeline: one per (reference, current) combination of slots.
+[[nodiscard]] inline std::uint32_t frame_slot_combinations(const SessionResources& resources) {
+    return static_cast<std::uint32_t>(frame_slot_count(resources) * frame_slot_count(resources));
+}
+
 // Calls write(set, reference_view, current_view) for every combination of frame slots: a plan writes
 // each descriptor set once, and a pair binds the one of its slots.
 template <class Write>
 void for_each_frame_slot_combination(const SessionResources& resources, Write&& write) {
-    for (int reference = 0; reference < frame_slot_count; ++reference) {
-        for (int current = 0; current < frame_slot_count; ++current) {
-            write(FrameSlots{reference, current}.combination(),
+    const int count = frame_slot_count(resources);
+    for (int reference = 0; reference < count; ++reference) {
+        for (int current = 0; current < count; ++current) {
+            write(FrameSlots{reference, current, false, false, count}.combination(),
                   resources.frames[static_cast<std::size_t>(reference)].view(),
                   resources.frames[static_cast<std::size_t>(current)].view());
         }

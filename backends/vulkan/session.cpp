@@ -36,6 +36,7 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
       context_(*context_holder_),
       options_(options),
       variant_(variant),
+      frame_ids_(resident_frame_count(options)),
       in_flight_(ring_size) {
     Context& context = context_;
     const auto& limits = context.limits();
@@ -60,10 +61,9 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
                         "-byte result buffer, over " + context.name() + "'s maxStorageBufferRange of " +
                         std::to_string(limits.maxStorageBufferRange) + ": use a larger block size");
     }
-    for (int slot = 0; slot < frame_slot_count; ++slot) {
-        frames_[static_cast<std::size_t>(slot)] =
-            Image(context, options.width, options.height, VK_FORMAT_R8_UNORM,
-                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "a cached frame");
+    for (std::size_t slot = 0; slot < resident_frame_count(options); ++slot) {
+        frames_.emplace_back(context, options.width, options.height, VK_FORMAT_R8_UNORM,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "a cached frame");
     }
     results_ = Buffer(context, guarded_bytes,
                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -113,7 +113,8 @@ VulkanSession::VulkanSession(std::shared_ptr<Context> context_holder, const Sess
              // The results and guard, then (rate_search.comp's chains) the candidate counts.
              Buffer(context, guarded_bytes + (block_search_ ? blocks * 4 : 0),
                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::readback, "the result readback buffer"),
-             {}});
+             {},
+             0});
     }
     context.check_validation("while opening a " + variant + " session on " + context.name());
 }
@@ -139,6 +140,7 @@ void VulkanSession::submit(const FramePair& pair) {
     slots.current = placed.current;
     slots.reference_uploaded = placed.reference_claimed;
     slots.current_uploaded = placed.current_claimed;
+    slots.slot_count = static_cast<int>(frames_.size());
     try {
         plan_->set_segment_start(pair.segment_start);
         record(index, pair, slots);
@@ -149,6 +151,7 @@ void VulkanSession::submit(const FramePair& pair) {
     }
     computed_any_ = true;
     submissions_[index].submitted_at = std::chrono::steady_clock::now();
+    submissions_[index].frames_taken_in = frames_taken_in(placed);
     in_flight_.submitted(pair.current_id);
 }
 
@@ -240,6 +243,7 @@ PairResult VulkanSession::finish(std::size_t index, std::int64_t current_id) {
     submission.commands.wait(what);
 
     PairResult result;
+    result.frames_taken_in = submission.frames_taken_in;
     if (queries_.get() != VK_NULL_HANDLE) {
         std::vector<std::uint64_t> ticks(queries_per_submission_);
         check(context_.api().vkGetQueryPoolResults(

@@ -37,6 +37,7 @@ private:
         Buffer staging;   // the frames this pair uploads
         Buffer readback;  // its results
         std::chrono::steady_clock::time_point submitted_at;
+        int frames_taken_in = 0;  // PairResult::frames_taken_in
     };
     void record(std::size_t index, const FramePair& pair, FrameSlots slots);
     // SPEC §8's temporal predictor: the previous pair's vectors into previous_, from the host's
@@ -61,8 +62,8 @@ private:
     int blocks_x_ = 0;
     int blocks_y_ = 0;
     std::size_t frame_bytes_ = 0;
-    std::array<Image, frame_slot_count> frames_;
-    ResidentFrameSlots frame_ids_{frame_slot_count};  // which frame each of frames_ holds
+    std::vector<Image> frames_;     // SessionOptions::resident_frames slots
+    ResidentFrameSlots frame_ids_;  // which frame each of frames_ holds
     Buffer results_;
     VkDeviceSize result_bytes_ = 0;  // 8 per block; the guard bytes follow
     bool block_search_ = false;      // rate_search.comp's chains: it counts the candidates itself

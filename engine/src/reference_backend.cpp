@@ -28,7 +28,9 @@ DeviceInfo describe_reference() {
 
 class ReferenceSession final : public SynchronousSession {
 public:
-    explicit ReferenceSession(const SessionOptions& options) : options_(options) {}
+    explicit ReferenceSession(const SessionOptions& options) : options_(options) {
+        static_cast<void>(resident_frame_count(options));  // checked as every session does
+    }
 
 protected:
     PairResult compute(const FramePair& pair) override {
@@ -37,6 +39,7 @@ protected:
             previous_field_of(pair, options_.params, computed_any_ ? &last_ : nullptr, "reference");
         PairResult result{pair.current_id,
                           reference::estimate(pair.reference, pair.current, options_.params, previous), 0};
+        result.frames_taken_in = 2;  // it keeps nothing: both frames are read afresh for every pair
         result.device_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         last_ = result.field;

@@ -2,6 +2,8 @@
 // session, so every device runs §14 with the kernels it runs §1-§13 with.
 #include "xme/reference_run.hpp"
 
+#include <algorithm>
+#include <numeric>
 #include <utility>
 
 #include "xme/error.hpp"
@@ -11,6 +13,7 @@ namespace xme {
 
 ReferenceRun::ReferenceRun(Device& device, const SessionOptions& options, ReferenceOptions references)
     : options_(options), references_(std::move(references)) {
+    options_.resident_frames = references_.resident_frames();
     options_.params.validate();
     references_.validate(options_.params);
     const Support support = device.supports(options_);
@@ -44,13 +47,12 @@ std::vector<DecidedFrame> ReferenceRun::finish() {
     return decided;
 }
 
-PairResult ReferenceRun::run_pair(std::int64_t reference, std::int64_t current,
-                                  std::shared_ptr<const MotionField> previous) {
+void ReferenceRun::submit_pair(std::int64_t reference, std::int64_t current,
+                               std::shared_ptr<const MotionField> previous) {
     FramePair pair(reference, frames_.at(reference)->luma.view(), current, frames_.at(current)->luma.view());
     pair.segment_start = previous == nullptr;
     pair.previous = std::move(previous);
     session_->submit(pair);
-    return session_->receive();
 }
 
 DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
@@ -68,16 +70,32 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
         previous_.reset();
         previous_backward_.reset();
     }
-    std::vector<std::shared_ptr<const MotionField>>
-        temporal;  // each reference's scaled source, for `results`
-    std::vector<ReferenceResult> results;
-    for (const int d : available) {
-        const auto& source = temporal.emplace_back(
-            previous_ ? std::make_shared<const MotionField>(scaled_temporal_field(*previous_, d)) : nullptr);
-        PairResult pair = run_pair(frame + d, frame, source);
+    // Every pair of the frame in flight at once, the oldest reference first: with the session's least
+    // recently used slot given up first, the frame it gives up for the next frame is then the one no
+    // later frame references (ReferenceOptions::resident_frames).
+    std::vector<std::size_t> order(available.size());  // indices into `available`
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return available[a] < available[b]; });
+    std::vector<std::shared_ptr<const MotionField>> temporal(available.size());  // alive until received
+    for (const std::size_t r : order) {
+        if (previous_)
+            temporal[r] =
+                std::make_shared<const MotionField>(scaled_temporal_field(*previous_, available[r]));
+        submit_pair(frame + available[r], frame, temporal[r]);
+    }
+    if (references_.both_directions) submit_pair(frame, frame - 1, previous_backward_);
+    const auto receive = [&] {
+        PairResult pair = session_->receive();
         result.device_seconds += pair.device_seconds;
+        result.frames_taken_in += pair.frames_taken_in;
         ++result.pairs;
-        results.push_back({d, frames_.at(frame + d)->luma.view(), std::move(pair.field), source.get()});
+        return pair;
+    };
+    std::vector<ReferenceResult> results(available.size());
+    for (const std::size_t r : order) {
+        const int d = available[r];
+        results[r] = {d, frames_.at(frame + d)->luma.view(), receive().field, temporal[r].get()};
     }
     const PlaneView current = frames_.at(frame)->luma.view();
     result.decided = decide_references(results, current, options_.params, references_.distances);
@@ -85,9 +103,7 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
                                              [&](int d) { return frames_.at(frame + d)->luma.view(); });
     result.mc_psnr_db = luma_psnr(prediction.view(), current);
     if (references_.both_directions) {
-        PairResult backward = run_pair(frame, frame - 1, previous_backward_);
-        result.device_seconds += backward.device_seconds;
-        ++result.pairs;
+        PairResult backward = receive();
         result.consistency = consistency(results.front().field, backward.field);
         result.backward = std::make_shared<const MotionField>(std::move(backward.field));
         previous_backward_ = result.backward;  // the next pair's temporal predictor reads it as it is

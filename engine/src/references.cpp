@@ -251,6 +251,9 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
             chosen.distance = result.distance;
             chosen.second_mv = {};
             chosen.second_distance = 0;
+            chosen.bits = static_cast<std::uint32_t>(
+                rate_bits(chosen.mv, predictors[static_cast<std::size_t>(r)][block]) +
+                index_bits[static_cast<std::size_t>(r)]);
             chosen_cost = cost;
         };
         take_single(best_past, ReferenceMode::past, past_cost);
@@ -276,6 +279,7 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
                 chosen.distance = past.distance;
                 chosen.second_mv = future_mv;
                 chosen.second_distance = future.distance;
+                chosen.bits = static_cast<std::uint32_t>(bits);
                 chosen_cost = cost;
             }
         }

@@ -55,6 +55,15 @@ void ResidentFrameSlots::forget() {
     for (Slot& slot : slots_) slot.filled = false;
 }
 
+std::size_t resident_frame_count(const SessionOptions& options) {
+    if (options.resident_frames < 2 || options.resident_frames > max_resident_frames) {
+        throw Error(ErrorKind::invalid_argument,
+                    "SessionOptions::resident_frames is " + std::to_string(options.resident_frames) +
+                        ": a session keeps 2 to " + std::to_string(max_resident_frames) + " frames resident");
+    }
+    return static_cast<std::size_t>(options.resident_frames);
+}
+
 void check_pair_size(const SessionOptions& options, const FramePair& pair) {
     for (const auto& [plane, role] :
          {std::pair{pair.reference, "reference"}, std::pair{pair.current, "current"}}) {

@@ -46,11 +46,13 @@ struct FrameFigures {
     std::int64_t frame = 0;
     std::array<std::int64_t, 3> modes{};  // past, future, both
     std::uint64_t total_cost = 0;
+    std::uint64_t rate_bits = 0;
     double mc_psnr_db = 0;
     double consistency_mean = 0;
     double flagged_fraction = 0;
     double device_seconds = 0;
     int pairs = 0;
+    int frames_taken_in = 0;
 };
 
 FrameFigures figures_of(const DecidedFrame& frame) {
@@ -59,6 +61,7 @@ FrameFigures figures_of(const DecidedFrame& frame) {
     for (const DecidedBlock& block : frame.decided.blocks) {
         ++figures.modes[static_cast<std::size_t>(block.mode)];
         figures.total_cost += block.cost;
+        figures.rate_bits += block.bits;
     }
     figures.mc_psnr_db = frame.mc_psnr_db;
     if (!frame.consistency.empty()) {
@@ -74,6 +77,7 @@ FrameFigures figures_of(const DecidedFrame& frame) {
     }
     figures.device_seconds = frame.device_seconds;
     figures.pairs = frame.pairs;
+    figures.frames_taken_in = frame.frames_taken_in;
     return figures;
 }
 
@@ -86,6 +90,8 @@ struct RunTotals {
     double device_seconds = 0;
     std::int64_t pairs = 0;
     std::uint64_t total_cost = 0;
+    std::uint64_t rate_bits = 0;
+    std::int64_t frames_taken_in = 0;
 
     [[nodiscard]] double mode_share(std::size_t mode) const {
         const std::int64_t blocks = modes[0] + modes[1] + modes[2];
@@ -103,6 +109,8 @@ RunTotals totals_of(const std::vector<FrameFigures>& frames) {
         totals.device_seconds += f.device_seconds;
         totals.pairs += f.pairs;
         totals.total_cost += f.total_cost;
+        totals.rate_bits += f.rate_bits;
+        totals.frames_taken_in += f.frames_taken_in;
     }
     const double count = frames.empty() ? 1.0 : static_cast<double>(frames.size());
     totals.mean_mc_psnr_db /= count;
@@ -114,17 +122,21 @@ RunTotals totals_of(const std::vector<FrameFigures>& frames) {
 nlohmann::json summary_json(const EstimateSettings& settings, const std::string& device,
                             const VideoInfo& video, const std::vector<FrameFigures>& frames,
                             const RunTotals& totals, double wall_seconds, double setup_seconds,
-                            const std::optional<std::string>& error) {
+                            const std::optional<std::string>& error,
+                            const std::optional<std::string>& interrupted) {
+    const std::int64_t frame_bytes = static_cast<std::int64_t>(video.width) * video.height;
     nlohmann::json per_frame = nlohmann::json::array();
     for (const FrameFigures& f : frames) {
         per_frame.push_back({{"frame", f.frame},
                              {"modes", {{"past", f.modes[0]}, {"future", f.modes[1]}, {"both", f.modes[2]}}},
                              {"total_cost", f.total_cost},
+                             {"rate_bits", f.rate_bits},
                              {"mc_psnr_db", f.mc_psnr_db},
                              {"consistency_mean", f.consistency_mean},
                              {"flagged_fraction", f.flagged_fraction},
                              {"device_ms", f.device_seconds * 1e3},
-                             {"pairs", f.pairs}});
+                             {"pairs", f.pairs},
+                             {"bytes_uploaded", f.frames_taken_in * frame_bytes}});
     }
     const auto& p = settings.session.params;
     return {{"input", settings.input},
@@ -144,6 +156,7 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
              {{"frames", frames.size()},
               {"pairs_computed", totals.pairs},
               {"total_cost", totals.total_cost},
+              {"rate_bits", totals.rate_bits},
               {"mode_shares",
                {{"past", totals.mode_share(0)},
                 {"future", totals.mode_share(1)},
@@ -154,8 +167,19 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
             {"timing",
              {{"wall_seconds", wall_seconds},
               {"setup_seconds", setup_seconds},
-              {"device_seconds", totals.device_seconds}}},
-            {"error", error ? nlohmann::json(*error) : nlohmann::json()}};
+              {"device_seconds", totals.device_seconds},
+              {"frames_uploaded", totals.frames_taken_in},
+              {"bytes_uploaded", totals.frames_taken_in * frame_bytes},
+              {"bytes_uploaded_per_frame", frames.empty()
+                                               ? 0.0
+                                               : static_cast<double>(totals.frames_taken_in * frame_bytes) /
+                                                     static_cast<double>(frames.size())},
+              {"meaning",
+               "device_seconds: the device's own time for every pair; bytes_uploaded: the frames its "
+               "session took in (uploaded and prepared), each frame once while its references keep it "
+               "resident"}}},
+            {"error", error ? nlohmann::json(*error) : nlohmann::json()},
+            {"interrupted", interrupted ? nlohmann::json(*interrupted) : nlohmann::json()}};
 }
 
 }  // namespace
@@ -225,10 +249,13 @@ void run_reference_estimate(const EstimateSettings& settings) {
     }
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
     const RunTotals totals = totals_of(frames);
+    const int stop_signal = stopped() ? (interrupt_signal() != 0 ? interrupt_signal() : SIGINT) : 0;
     if (!settings.json.empty()) {
         const std::string text =
-            summary_json(settings, device->info().name, video, frames, totals, since_start(), setup_seconds,
-                         error ? std::optional<std::string>(error->what()) : std::nullopt)
+            summary_json(
+                settings, device->info().name, video, frames, totals, since_start(), setup_seconds,
+                error ? std::optional<std::string>(error->what()) : std::nullopt,
+                stop_signal != 0 ? std::optional<std::string>(signal_name(stop_signal)) : std::nullopt)
                 .dump(2) +
             "\n";
         if (settings.json == "-") {
@@ -238,11 +265,10 @@ void run_reference_estimate(const EstimateSettings& settings) {
         }
     }
     if (error) throw *error;
-    if (stopped()) {
-        const int signal = interrupt_signal() != 0 ? interrupt_signal() : SIGINT;
-        throw Interrupted(signal, "interrupted by " + signal_name(signal) + " after " +
-                                      std::to_string(frames.size()) +
-                                      " frame(s); every output holds those frames");
+    if (stop_signal != 0) {
+        throw Interrupted(stop_signal, "interrupted by " + signal_name(stop_signal) + " after " +
+                                           std::to_string(frames.size()) +
+                                           " frame(s); every output holds those frames");
     }
     if (!settings.quiet && settings.output.empty()) {
         std::FILE* out = settings.stdout_carries_data() ? stderr : stdout;

@@ -23,7 +23,7 @@ struct DeviceInfo {
     std::string backend;      // the family: "cpu", "cuda", "vulkan"
     std::string description;  // model, memory, instruction set: one line for people
     bool available = true;
-    std::string unavailable_reason;  // when not available: why, and what to do about it
+    std::string unavailable_reason;     // when not available: why, and what to do about it
     std::vector<std::string> variants;  // implementation strategies; the first is the default
     // Names variants had before, still accepted for users' scripts: (former name, variant).
     std::vector<std::pair<std::string, std::string>> former_variant_names;
@@ -41,7 +41,13 @@ struct SessionOptions {
     int height = 0;
     // SPEC §12-§13 after each pair's search, into PairResult::compensation; nothing when empty.
     std::optional<CompensationRequest> compensation{};
+    // The frames the session keeps resident by id (uploaded and prepared once, the least recently used
+    // given up first): 2 for consecutive pairs; SPEC §14's runs keep every frame their references span
+    // (ReferenceOptions::resident_frames). Sessions check it with resident_frame_count().
+    int resident_frames = 2;
 };
+
+inline constexpr int max_resident_frames = 34;  // SPEC §14: 16 past, the current frame, 16 future, 1 spare
 
 // A device's answer, before a job, to "can you run this chain with this variant?" (ggml's
 // supports_op). A device that can says how its results are checked (SPEC §6).
@@ -62,7 +68,9 @@ struct FramePair {
     FramePair() = default;
     FramePair(std::int64_t reference_frame_id, PlaneView reference_plane, std::int64_t current_frame_id,
               PlaneView current_plane)
-        : reference_id(reference_frame_id), reference(reference_plane), current_id(current_frame_id),
+        : reference_id(reference_frame_id),
+          reference(reference_plane),
+          current_id(current_frame_id),
           current(current_plane) {}
 
     std::int64_t reference_id = 0;
@@ -85,6 +93,9 @@ struct PairResult {
     double device_seconds = 0;
     // SessionOptions::compensation's result for this pair's field (every device gives the same).
     std::optional<CompensatedFrame> compensation{};
+    // The frames of this pair the device had to take in (upload and prepare): 0 when both were
+    // resident, else 1 or 2 (SessionOptions::resident_frames).
+    int frames_taken_in = 0;
 };
 
 // A stream of frame pairs on one device, with fixed options. Devices may work asynchronously.
@@ -100,8 +111,8 @@ public:
 
 // The measured peak of the packed SAD instruction a device's kernels are built on.
 struct SadPeak {
-    std::string instruction;         // e.g. "vpsadbw zmm", "vabsdiff4"
-    double pixels_per_second = 0;    // absolute differences per second, all cores or SMs busy
+    std::string instruction;       // e.g. "vpsadbw zmm", "vabsdiff4"
+    double pixels_per_second = 0;  // absolute differences per second, all cores or SMs busy
 };
 
 class Device {

@@ -24,11 +24,13 @@ struct DecidedFrame {
     double mc_psnr_db = 0;      // §12's prediction by the decided blocks against the current frame
     double device_seconds = 0;  // the device's own time for every pair of this frame
     int pairs = 0;              // the pairs it took: one per reference, and the backward one
+    int frames_taken_in = 0;    // the frames its pairs uploaded (PairResult::frames_taken_in)
 };
 
 class ReferenceRun {
 public:
-    // Opens a session of `device` with `options` (its size set); throws what open_session throws, and
+    // Opens a session of `device` with `options` (its size set), keeping the frames the references span
+    // resident (ReferenceOptions::resident_frames); throws what open_session throws, and
     // ReferenceOptions::validate's errors.
     ReferenceRun(Device& device, const SessionOptions& options, ReferenceOptions references);
 
@@ -45,8 +47,8 @@ public:
 
 private:
     [[nodiscard]] DecidedFrame decide(std::int64_t frame, std::int64_t last);
-    [[nodiscard]] PairResult run_pair(std::int64_t reference, std::int64_t current,
-                                      std::shared_ptr<const MotionField> previous);
+    void submit_pair(std::int64_t reference, std::int64_t current,
+                     std::shared_ptr<const MotionField> previous);
     void forget_old_frames();
 
     SessionOptions options_;

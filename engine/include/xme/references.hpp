@@ -4,6 +4,7 @@
 // device: so a device that runs its pairs bit-exactly runs §14 bit-exactly.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,6 +32,9 @@ struct ReferenceOptions {
     }
     [[nodiscard]] int furthest_past() const;    // the largest |d| of the past list, 0 without one
     [[nodiscard]] int furthest_future() const;  // the largest d of the future list, 0 without one
+    // The frames a run keeps resident on its device (SessionOptions::resident_frames): every frame
+    // from the furthest past reference to the furthest future one, so that each is uploaded once.
+    [[nodiscard]] int resident_frames() const { return std::max(2, furthest_past() + furthest_future() + 1); }
     // Throws Error(invalid_argument) for a distance outside ±1..16, one given twice, more than 16, or
     // both directions with references other than -1; Error(unsupported) for §9's partitions with
     // several references or both directions (SPEC §14 leaves them undefined).
@@ -52,7 +56,7 @@ enum class ReferenceMode : std::uint8_t { past, future, both };
 [[nodiscard]] std::string_view to_string(ReferenceMode mode);
 
 // One block's §14 decision: the mode, its vector and reference distance, and for `both` the future
-// vector and distance as the second; its J; the candidates every reference's search evaluated.
+// vector and distance as the second; its J and bits; the candidates every reference's search evaluated.
 struct DecidedBlock {
     ReferenceMode mode = ReferenceMode::past;
     MotionVector mv;
@@ -61,6 +65,7 @@ struct DecidedBlock {
     int second_distance = 0;  // `both` only; 0 otherwise
     std::uint32_t cost = 0;
     std::uint32_t candidates = 0;
+    std::uint32_t bits = 0;  // the rate term's bits of the chosen mode: its vectors' and indices' (§14)
 
     friend bool operator==(const DecidedBlock&, const DecidedBlock&) = default;
 };

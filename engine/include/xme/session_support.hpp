@@ -32,6 +32,7 @@ public:
         bool current_claimed = false;
     };
     [[nodiscard]] PairSlots place(std::int64_t reference_id, std::int64_t current_id);
+    [[nodiscard]] std::size_t size() const { return slots_.size(); }
     // The slot holding frame `id` (marked as just used), or -1.
     [[nodiscard]] int find(std::int64_t id);
     // The least recently used slot other than `keep` (-1: none), now holding frame `id`.
@@ -106,6 +107,13 @@ private:
 
 // The error of a receive() with no pair pending (MotionSession's contract), thrown by every session.
 [[nodiscard]] Error no_pair_submitted();
+
+// SessionOptions::resident_frames, checked: Error(invalid_argument) outside 2..max_resident_frames.
+[[nodiscard]] std::size_t resident_frame_count(const SessionOptions& options);
+// The frames a pair placed in `slots` took in (PairResult::frames_taken_in).
+[[nodiscard]] inline int frames_taken_in(const ResidentFrameSlots::PairSlots& slots) {
+    return (slots.reference_claimed ? 1 : 0) + (slots.current_claimed ? 1 : 0);
+}
 
 // Throws Error(invalid_argument) when a frame of `pair` is not the size the session was opened for.
 void check_pair_size(const SessionOptions& options, const FramePair& pair);
