@@ -11,7 +11,9 @@
 
 #include "test_support.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/motion_compensation.hpp"
 #include "xme/reference.hpp"
+#include "xme/reference_ops.hpp"
 #include "xme/reference_run.hpp"
 #include "xme/references.hpp"
 
@@ -206,6 +208,83 @@ TEST_SUITE("reference") {
                 CHECK(block.candidates == expected.blocks[b].candidates);
             }
             previous = expected;
+        }
+    }
+
+    TEST_CASE("§14's prediction and bi-prediction cost, made by rows, are the per-sample definition's") {
+        auto rng = xme::test::rng_for("references/by-rows");
+        INFO("seed ", xme::test::run_seed());
+        const int width = 44;  // block 8: partial blocks on the right and at the bottom
+        const int height = 36;
+        const auto frames = make_frames("noise", 3, width, height, rng);
+        const xme::PlaneView past = frames[0]->luma.view();
+        const xme::PlaneView current = frames[1]->luma.view();
+        const xme::PlaneView future = frames[2]->luma.view();
+        for (const char* chain : {"fs+hpel", "fs+qpel"}) {
+            xme::SearchParams params;
+            xme::apply_chain_name(params, chain);
+            params.block_size = 8;
+            params.lambda = std::uniform_int_distribution<int>(0, 3)(rng);
+            const xme::CostKind kind = xme::cost_kind_of(params);
+            const xme::Interpolation interpolation = xme::interpolation_of(kind);
+            const int step = interpolation == xme::Interpolation::bilinear ? 2 : 1;  // §4: half-pel only
+            std::uniform_int_distribution<int> component(-40, 40);
+            const auto random_field = [&] {
+                xme::MotionField field(width, height, params.block_size, kind);
+                for (auto& b : field.blocks) {
+                    b.mv_x = static_cast<std::int16_t>(step * component(rng));
+                    b.mv_y = static_cast<std::int16_t>(step * component(rng));
+                    b.cost = std::uniform_int_distribution<std::uint32_t>(0, 60000)(rng);  // both wins often
+                    b.candidates = 1;
+                }
+                return field;
+            };
+            const std::vector<xme::ReferenceResult> results = {{-1, past, random_field(), nullptr},
+                                                               {1, future, random_field(), nullptr}};
+            INFO(std::string(chain), " lambda ", params.lambda);
+            const xme::DecidedField decided = xme::decide_references(results, current, params, {-1, 1});
+            const auto reference_of = [&](int d) { return d < 0 ? past : future; };
+            // The prediction, sample by sample (SPEC §12, §14's rounded average).
+            xme::Plane expected(width, height);
+            for (int y = 0; y < height; ++y) {
+                for (int x = 0; x < width; ++x) {
+                    const auto& b = decided.at(x / 8, y / 8);
+                    int sample =
+                        xme::reference::predicted_sample(reference_of(b.distance), x, y, b.mv, interpolation);
+                    if (b.mode == xme::ReferenceMode::both) {
+                        const int second = xme::reference::predicted_sample(reference_of(b.second_distance),
+                                                                            x, y, b.second_mv, interpolation);
+                        sample = (sample + second + 1) >> 1;
+                    }
+                    expected.at(x, y) = static_cast<std::uint8_t>(sample);
+                }
+            }
+            const xme::Plane prediction = xme::predict_decided(decided, width, height, reference_of);
+            int differing = 0;
+            for (int y = 0; y < height; ++y)
+                for (int x = 0; x < width; ++x)
+                    differing += expected.at(x, y) != prediction.view().at(x, y) ? 1 : 0;
+            CHECK(differing == 0);
+            // Each `both` block inside the frame: its J is the distortion of that prediction plus its bits.
+            int both = 0;
+            for (int by = 0; by < decided.blocks_y; ++by) {
+                for (int bx = 0; bx < decided.blocks_x; ++bx) {
+                    const auto& b = decided.at(bx, by);
+                    if (b.mode != xme::ReferenceMode::both || (bx + 1) * 8 > width || (by + 1) * 8 > height)
+                        continue;
+                    ++both;
+                    const std::uint64_t distortion =
+                        kind.distortion == xme::Distortion::satd
+                            ? xme::reference::satd(expected.view(), current, bx * 8, by * 8, 8, 8, {})
+                            : static_cast<std::uint64_t>(xme::cost_scale_of(kind)) *
+                                  xme::reference::block_sad(expected.view(), current, bx * 8, by * 8, 8, 8, 0,
+                                                            0);
+                    CHECK(b.cost == distortion + static_cast<std::uint64_t>(xme::cost_scale_of(kind)) *
+                                                     static_cast<std::uint64_t>(params.lambda) * b.bits);
+                }
+            }
+            MESSAGE(std::string(chain), ": ", both, " bi-predicted blocks inside the frame checked");
+            CHECK(both > 0);
         }
     }
 

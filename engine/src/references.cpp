@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "xme/compensation.hpp"
 #include "xme/error.hpp"
 #include "xme/motion_compensation.hpp"
 #include "xme/rate.hpp"
@@ -155,20 +156,46 @@ namespace {
 MotionVector vector_of(const BlockMotion& motion) { return {motion.mv_x, motion.mv_y}; }
 
 // §14's distortion of the rounded average of two predictions, as the chain's final cost measures it.
+// The two predictions of a `both` block, made by rows (predict_rectangle_by_rows) into planes of the
+// frame's size, reused from block to block.
+struct BothScratch {
+    Plane past;
+    Plane future;
+};
+
 std::uint64_t both_distortion(PlaneView current, const ReferenceResult& past, const ReferenceResult& future,
                               int bx, int by, MotionVector past_mv, MotionVector future_mv, int block_size,
-                              CostKind kind) {
+                              CostKind kind, BothScratch& scratch) {
     const Interpolation interpolation = interpolation_of(kind);
     const int x0 = bx * block_size;
     const int y0 = by * block_size;
     std::array<int, 32 * 32> difference;  // SPEC §1: B <= 32
-    for (int j = 0; j < block_size; ++j) {
-        for (int i = 0; i < block_size; ++i) {
-            const int a = reference::predicted_sample(past.reference, x0 + i, y0 + j, past_mv, interpolation);
-            const int b =
-                reference::predicted_sample(future.reference, x0 + i, y0 + j, future_mv, interpolation);
-            difference[static_cast<std::size_t>(j * block_size + i)] =
-                current.at_clamped(x0 + i, y0 + j) - ((a + b + 1) >> 1);
+    if (x0 + block_size <= current.width && y0 + block_size <= current.height) {
+        if (scratch.past.width() != current.width || scratch.past.height() != current.height) {
+            scratch.past = Plane(current.width, current.height);
+            scratch.future = Plane(current.width, current.height);
+        }
+        predict_rectangle_by_rows(past.reference, x0, y0, block_size, block_size, past_mv, interpolation,
+                                  scratch.past);
+        predict_rectangle_by_rows(future.reference, x0, y0, block_size, block_size, future_mv, interpolation,
+                                  scratch.future);
+        for (int j = 0; j < block_size; ++j) {
+            const std::uint8_t* a = scratch.past.row(y0 + j) + x0;
+            const std::uint8_t* b = scratch.future.row(y0 + j) + x0;
+            const std::uint8_t* c = current.row(y0 + j) + x0;
+            for (int i = 0; i < block_size; ++i)
+                difference[static_cast<std::size_t>(j * block_size + i)] = c[i] - ((a[i] + b[i] + 1) >> 1);
+        }
+    } else {  // a block past the frame's edge: its samples there are the edge's (SPEC §1)
+        for (int j = 0; j < block_size; ++j) {
+            for (int i = 0; i < block_size; ++i) {
+                const int a =
+                    reference::predicted_sample(past.reference, x0 + i, y0 + j, past_mv, interpolation);
+                const int b =
+                    reference::predicted_sample(future.reference, x0 + i, y0 + j, future_mv, interpolation);
+                difference[static_cast<std::size_t>(j * block_size + i)] =
+                    current.at_clamped(x0 + i, y0 + j) - ((a + b + 1) >> 1);
+            }
         }
     }
     if (kind.distortion == Distortion::satd) {
@@ -219,6 +246,7 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
         predictors.push_back(reference::field_predictors(params, result.temporal, result.field));
         index_bits.push_back(reference_index_bits(run_distances, result.distance));
     }
+    BothScratch scratch;
     for (std::size_t block = 0; block < decided.blocks.size(); ++block) {
         // The best of each list: least (J + index bits, |d|).
         int best_past = -1;
@@ -271,7 +299,7 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
                 index_bits[static_cast<std::size_t>(best_past)] +
                 index_bits[static_cast<std::size_t>(best_future)]);
             const std::uint64_t cost = both_distortion(current, past, future, bx, by, past_mv, future_mv,
-                                                       decided.block_size, decided.cost_kind) +
+                                                       decided.block_size, decided.cost_kind, scratch) +
                                        rate_weight * bits;
             if (cost < chosen_cost) {
                 chosen.mode = ReferenceMode::both;
@@ -297,23 +325,25 @@ Plane predict_decided(const DecidedField& decided, int width, int height,
                       const std::function<PlaneView(int distance)>& reference_of) {
     const Interpolation interpolation = interpolation_of(decided.cost_kind);
     Plane prediction(width, height);
+    Plane second;  // a `both` block's future prediction, averaged into `prediction`
     const int block = decided.block_size;
     for (int by = 0; by < decided.blocks_y; ++by) {
         for (int bx = 0; bx < decided.blocks_x; ++bx) {
             const DecidedBlock& chosen = decided.at(bx, by);
-            const PlaneView first = reference_of(chosen.distance);
-            const int x_end = std::min(width, (bx + 1) * block);
-            const int y_end = std::min(height, (by + 1) * block);
-            for (int y = by * block; y < y_end; ++y) {
-                for (int x = bx * block; x < x_end; ++x) {
-                    int sample = reference::predicted_sample(first, x, y, chosen.mv, interpolation);
-                    if (chosen.mode == ReferenceMode::both) {
-                        const int second = reference::predicted_sample(reference_of(chosen.second_distance),
-                                                                       x, y, chosen.second_mv, interpolation);
-                        sample = (sample + second + 1) >> 1;
-                    }
-                    prediction.at(x, y) = static_cast<std::uint8_t>(sample);
-                }
+            const int x0 = bx * block;
+            const int y0 = by * block;
+            predict_rectangle_by_rows(reference_of(chosen.distance), x0, y0, block, block, chosen.mv,
+                                      interpolation, prediction);
+            if (chosen.mode != ReferenceMode::both) continue;
+            if (second.width() != width || second.height() != height) second = Plane(width, height);
+            predict_rectangle_by_rows(reference_of(chosen.second_distance), x0, y0, block, block,
+                                      chosen.second_mv, interpolation, second);
+            const int x_end = std::min(width, x0 + block);
+            const int y_end = std::min(height, y0 + block);
+            for (int y = y0; y < y_end; ++y) {
+                std::uint8_t* out = prediction.row(y);
+                const std::uint8_t* b = second.row(y);
+                for (int x = x0; x < x_end; ++x) out[x] = static_cast<std::uint8_t>((out[x] + b[x] + 1) >> 1);
             }
         }
     }

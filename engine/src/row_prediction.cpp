@@ -114,28 +114,6 @@ void predict_h264(PlaneView reference, int x, int y, int width, int height, Moti
     }
 }
 
-// The width x height rectangle at (x, y), as the reference predicts it (clipped to the plane), by rows
-// where it can.
-void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int height, MotionVector mv,
-                               Interpolation interpolation, Plane& prediction) {
-    const bool whole_sample = (mv.x & 3) == 0 && (mv.y & 3) == 0;
-    const int clipped_width = std::min(width, reference.width - x);
-    const int clipped_height = std::min(height, reference.height - y);
-    if (clipped_width <= 0 || clipped_height <= 0) return;  // a partition past a partial macroblock's edge
-    const int ax = x + (mv.x >> 2);
-    const int ay = y + (mv.y >> 2);
-    const bool inside = ax >= 0 && ay >= 0 &&
-                        ax + clipped_width + ((mv.x & 3) != 0 ? 1 : 0) <= reference.width &&
-                        ay + clipped_height + ((mv.y & 3) != 0 ? 1 : 0) <= reference.height;
-    if (inside && (whole_sample || interpolation == Interpolation::bilinear)) {
-        predict_inside(reference, x, y, clipped_width, clipped_height, mv, prediction);
-    } else if (interpolation == Interpolation::h264) {
-        predict_h264(reference, x, y, clipped_width, clipped_height, mv, prediction);
-    } else {
-        reference::predict_rectangle(reference, x, y, width, height, mv, interpolation, prediction);
-    }
-}
-
 // SPEC §9: each macroblock's partitions of its chosen mode, as reference::predict_macroblocks.
 Plane predict_macroblocks_by_rows(PlaneView reference, const MotionField& field) {
     const Interpolation interpolation = interpolation_of(field.cost_kind);
@@ -171,6 +149,31 @@ Plane predict_macroblocks_by_rows(PlaneView reference, const MotionField& field)
 }
 
 }  // namespace
+
+void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int height, MotionVector mv,
+                               Interpolation interpolation, Plane& prediction) {
+    const bool whole_sample = (mv.x & 3) == 0 && (mv.y & 3) == 0;
+    // Bilinear takes half-sample vectors only: the reference says so.
+    if (interpolation == Interpolation::bilinear && (mv.x % 2 != 0 || mv.y % 2 != 0)) {
+        reference::predict_rectangle(reference, x, y, width, height, mv, interpolation, prediction);
+        return;
+    }
+    const int clipped_width = std::min(width, reference.width - x);
+    const int clipped_height = std::min(height, reference.height - y);
+    if (clipped_width <= 0 || clipped_height <= 0) return;  // a partition past a partial macroblock's edge
+    const int ax = x + (mv.x >> 2);
+    const int ay = y + (mv.y >> 2);
+    const bool inside = ax >= 0 && ay >= 0 &&
+                        ax + clipped_width + ((mv.x & 3) != 0 ? 1 : 0) <= reference.width &&
+                        ay + clipped_height + ((mv.y & 3) != 0 ? 1 : 0) <= reference.height;
+    if (inside && (whole_sample || interpolation == Interpolation::bilinear)) {
+        predict_inside(reference, x, y, clipped_width, clipped_height, mv, prediction);
+    } else if (interpolation == Interpolation::h264) {
+        predict_h264(reference, x, y, clipped_width, clipped_height, mv, prediction);
+    } else {
+        reference::predict_rectangle(reference, x, y, width, height, mv, interpolation, prediction);
+    }
+}
 
 Plane predict_field_by_rows(PlaneView reference, const MotionField& field) {
     if (!field.macroblocks.empty()) return predict_macroblocks_by_rows(reference, field);

@@ -62,6 +62,10 @@ namespace reference {
 // rows where a block's bilinear reads stay inside the plane (most blocks), by the reference elsewhere
 // (edges, §9's partitions, §10's H.264 samples).
 [[nodiscard]] Plane predict_field_by_rows(PlaneView reference, const MotionField& field);
+// reference::predict_rectangle's samples (clipped to the plane) by rows where it can: the rectangle's
+// part of predict_field_by_rows.
+void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int height, MotionVector mv,
+                               Interpolation interpolation, Plane& prediction);
 
 // SPEC §12 (and §13 with `transform`) for one frame pair's field. Throws Error(invalid_argument) for a
 // quantiser step out of range.
