@@ -21,7 +21,9 @@ mode=${1:?usage: tools/device/search_table_check.sh correctness|conformance|perf
 root=$PWD
 source "$(dirname "$0")/build_here.sh"  # build
 B=build/device-head
-build . "$B" xme xme_tests || { tail -n 30 "$OUT/build_device-head.log"; exit 1; }
+targets="xme xme_tests"
+[ "$mode" = profile ] && targets=xme  # the kernels only
+build . "$B" $targets || { tail -n 30 "$OUT/build_device-head.log"; exit 1; }
 source "$(dirname "$0")/step.sh"  # B, $OUT, xme, tests, clip, step
 source "$(dirname "$0")/vulkan_env.sh"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
