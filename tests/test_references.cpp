@@ -42,8 +42,12 @@ std::vector<std::shared_ptr<const xme::Frame>> make_frames(const std::string& co
     }
     std::uniform_int_distribution<int> byte(0, 255);
     std::uniform_int_distribution<int> step(-3, 3);
-    const int sx = step(rng);
-    const int sy = step(rng);
+    int sx = 0;
+    int sy = 0;
+    while (sx == 0 && sy == 0) {  // a texture that moves: the results are then not all zero vectors
+        sx = step(rng);
+        sy = step(rng);
+    }
     const int margin = 4 * count;
     xme::Plane texture(width + 2 * margin, height + 2 * margin);
     for (int y = 0; y < texture.height(); ++y)
