@@ -8,6 +8,7 @@
 
 #include "xme/error.hpp"
 #include "xme/metrics.hpp"
+#include "xme/operations.hpp"
 
 namespace xme {
 
@@ -16,6 +17,7 @@ ReferenceRun::ReferenceRun(Device& device, const SessionOptions& options, Refere
     options_.resident_frames = references_.resident_frames();
     options_.params.validate();
     references_.validate(options_.params);
+    reads_previous_ = needs_previous_field(options_.params);
     const Support support = device.supports(options_);
     if (!support.supported) throw Error(ErrorKind::unsupported, device.info().name + ": " + support.reason);
     session_ = device.open_session(options_);
@@ -26,23 +28,18 @@ std::vector<DecidedFrame> ReferenceRun::feed(std::shared_ptr<const Frame> frame)
     frames_[index] = std::move(frame);
     last_fed_ = index;
     std::vector<DecidedFrame> decided;
-    // Frame f is decided once its furthest future reference has come (or, in finish(), the run ended).
+    // Frame f's pairs go in flight once its furthest future reference has come (or, in finish(), the
+    // run ended).
     const std::int64_t future = references_.furthest_future();
-    while (next_ + future <= last_fed_) {
-        const std::int64_t frame_index = next_++;
-        DecidedFrame result = decide(frame_index, last_fed_);
-        if (result.pairs > 0) decided.push_back(std::move(result));
-        forget_old_frames();
-    }
+    while (next_ + future <= last_fed_) submit_frame(next_++, last_fed_, decided);
+    forget_old_frames();
     return decided;
 }
 
 std::vector<DecidedFrame> ReferenceRun::finish() {
     std::vector<DecidedFrame> decided;
-    while (next_ <= last_fed_) {
-        DecidedFrame result = decide(next_++, last_fed_);
-        if (result.pairs > 0) decided.push_back(std::move(result));
-    }
+    while (next_ <= last_fed_) submit_frame(next_++, last_fed_, decided);
+    while (!pending_.empty()) complete_oldest(decided);
     frames_.clear();
     return decided;
 }
@@ -55,14 +52,19 @@ void ReferenceRun::submit_pair(std::int64_t reference, std::int64_t current,
     session_->submit(pair);
 }
 
-DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
-    DecidedFrame result;
-    result.frame = frame;
-    std::vector<int> available;
+void ReferenceRun::submit_frame(std::int64_t frame, std::int64_t last, std::vector<DecidedFrame>& decided) {
+    PendingFrame pending;
+    pending.frame = frame;
     for (const int d : references_.distances) {
-        if (frame + d >= first_ && frame + d <= last) available.push_back(d);
+        if (frame + d >= first_ && frame + d <= last) pending.available.push_back(d);
     }
-    if (available.empty()) return result;  // no reference in the run: not estimated (§14)
+    if (pending.available.empty()) return;  // no reference in the run: not estimated (§14)
+    // A chain that reads the frame before's result needs its decision before its pairs go: then each
+    // frame is decided before the next is submitted. Otherwise the next frame's pairs run on the device
+    // while the host decides this one.
+    if (reads_previous_) {
+        while (!pending_.empty()) complete_oldest(decided);
+    }
     const std::int64_t refresh = options_.params.refresh;
     const bool segment_start = refresh > 0 ? estimated_ % refresh == 0 : estimated_ == 0;
     ++estimated_;
@@ -73,18 +75,30 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
     // Every pair of the frame in flight at once, the oldest reference first: with the session's least
     // recently used slot given up first, the frame it gives up for the next frame is then the one no
     // later frame references (ReferenceOptions::resident_frames).
-    std::vector<std::size_t> order(available.size());  // indices into `available`
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(),
+    const std::vector<int>& available = pending.available;
+    pending.order.resize(available.size());  // indices into `available`
+    std::iota(pending.order.begin(), pending.order.end(), std::size_t{0});
+    std::sort(pending.order.begin(), pending.order.end(),
               [&](std::size_t a, std::size_t b) { return available[a] < available[b]; });
-    std::vector<std::shared_ptr<const MotionField>> temporal(available.size());  // alive until received
-    for (const std::size_t r : order) {
-        if (previous_)
-            temporal[r] =
+    pending.temporal.resize(available.size());  // alive until received
+    for (const std::size_t r : pending.order) {
+        if (reads_previous_ && previous_)
+            pending.temporal[r] =
                 std::make_shared<const MotionField>(scaled_temporal_field(*previous_, available[r]));
-        submit_pair(frame + available[r], frame, temporal[r]);
+        submit_pair(frame + available[r], frame, pending.temporal[r]);
     }
-    if (references_.both_directions) submit_pair(frame, frame - 1, previous_backward_);
+    if (references_.both_directions)
+        submit_pair(frame, frame - 1, reads_previous_ ? previous_backward_ : nullptr);
+    pending_.push_back(std::move(pending));
+    while (pending_.size() > 1) complete_oldest(decided);
+}
+
+void ReferenceRun::complete_oldest(std::vector<DecidedFrame>& decided) {
+    const PendingFrame pending = std::move(pending_.front());
+    pending_.pop_front();
+    const std::int64_t frame = pending.frame;
+    DecidedFrame result;
+    result.frame = frame;
     const auto receive = [&] {
         PairResult pair = session_->receive();
         result.device_seconds += pair.device_seconds;
@@ -92,10 +106,10 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
         ++result.pairs;
         return pair;
     };
-    std::vector<ReferenceResult> results(available.size());
-    for (const std::size_t r : order) {
-        const int d = available[r];
-        results[r] = {d, frames_.at(frame + d)->luma.view(), receive().field, temporal[r].get()};
+    std::vector<ReferenceResult> results(pending.available.size());
+    for (const std::size_t r : pending.order) {
+        const int d = pending.available[r];
+        results[r] = {d, frames_.at(frame + d)->luma.view(), receive().field, pending.temporal[r].get()};
     }
     const PlaneView current = frames_.at(frame)->luma.view();
     result.decided = decide_references(results, current, options_.params, references_.distances);
@@ -109,12 +123,14 @@ DecidedFrame ReferenceRun::decide(std::int64_t frame, std::int64_t last) {
         previous_backward_ = result.backward;  // the next pair's temporal predictor reads it as it is
     }
     previous_ = result.decided;
-    return result;
+    decided.push_back(std::move(result));
 }
 
 void ReferenceRun::forget_old_frames() {
-    // The frames no undecided frame can reference (the backward pair reads frame - 1 as its current).
-    const std::int64_t oldest = next_ - std::max(references_.furthest_past(), 1);
+    // The frames no pending or later frame can reference (the backward pair reads frame - 1 as its
+    // current).
+    const std::int64_t oldest_open = pending_.empty() ? next_ : pending_.front().frame;
+    const std::int64_t oldest = oldest_open - std::max(references_.furthest_past(), 1);
     while (!frames_.empty() && frames_.begin()->first < oldest) frames_.erase(frames_.begin());
 }
 

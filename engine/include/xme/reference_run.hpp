@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,7 +36,8 @@ public:
     ReferenceRun(Device& device, const SessionOptions& options, ReferenceOptions references);
 
     // The frames in order, the first numbered `first_index`: returns the frames decided so far, in
-    // order (a frame waits for its furthest future reference).
+    // order (a frame waits for its furthest future reference; where the chain reads no previous field,
+    // also for the next frame's pairs to be in flight, so that the device works while the host decides).
     [[nodiscard]] std::vector<DecidedFrame> feed(std::shared_ptr<const Frame> frame);
     // After the last frame: the frames still undecided, with the references that exist.
     [[nodiscard]] std::vector<DecidedFrame> finish();
@@ -46,7 +48,16 @@ public:
     }
 
 private:
-    [[nodiscard]] DecidedFrame decide(std::int64_t frame, std::int64_t last);
+    // A frame whose pairs are in flight: its references in the run (the list's order), the order they
+    // were submitted in, and the scaled temporal fields they read.
+    struct PendingFrame {
+        std::int64_t frame = 0;
+        std::vector<int> available;
+        std::vector<std::size_t> order;
+        std::vector<std::shared_ptr<const MotionField>> temporal;
+    };
+    void submit_frame(std::int64_t frame, std::int64_t last, std::vector<DecidedFrame>& decided);
+    void complete_oldest(std::vector<DecidedFrame>& decided);
     void submit_pair(std::int64_t reference, std::int64_t current,
                      std::shared_ptr<const MotionField> previous);
     void forget_old_frames();
@@ -54,6 +65,8 @@ private:
     SessionOptions options_;
     ReferenceOptions references_;
     std::unique_ptr<MotionSession> session_;
+    bool reads_previous_ = false;  // the chain reads the previous field (SPEC §8): no frame overlaps another
+    std::deque<PendingFrame> pending_;
     std::map<std::int64_t, std::shared_ptr<const Frame>> frames_;
     std::int64_t first_ = 0;
     std::int64_t next_ = 0;                 // the next frame to decide
