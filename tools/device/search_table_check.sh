@@ -51,10 +51,10 @@ if [ "$mode" = profile ]; then
         cuobjdump -res-usage "$bin" 2>/dev/null | grep -A1 -E 'search_kernelILi16ELNS0_10RefinementE0' |
             grep -v '^--' | paste - - | sed -E 's/^.*Function ([^:]*):.*(REG:[0-9]+).*(SHARED:[0-9]+).*$/\1 \2 \3/' |
             while read -r name registers shared; do
-                echo "$which $name $registers $shared SASS:$(cuobjdump -sass -fun "$name" "$bin" | grep -cE '^ +/\*[0-9a-f]{4}\*/')"
+                echo "$which $name $registers $shared"
             done | tee -a "$OUT/kernels_$which.txt"
         for search in dia hex; do
-            TAIL=2 step "ncu_${which}_$search" 300 ncu --kernel-name regex:'(walk|fast)_search_kernel' --launch-skip 50 \
+            TAIL=2 step "ncu_${which}_$search" 300 ncu --kernel-name regex:'(walk|fast)_search_kernel' --launch-skip 10 \
                 --launch-count 3 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
                 --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
                 "$bin" bench --backends cuda:0 --variants fast --sizes 1920x1080 --blocks 16 --ranges 16 \
