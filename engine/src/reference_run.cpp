@@ -11,6 +11,28 @@
 #include "xme/operations.hpp"
 
 namespace xme {
+namespace {
+
+// luma_psnr's exact sum of squared differences, by bands of 16 rows.
+double band_psnr(PlaneView prediction, PlaneView current, BandWorkers& workers) {
+    constexpr int rows = 16;
+    const int bands = (current.height + rows - 1) / rows;
+    std::vector<std::uint64_t> sums(static_cast<std::size_t>(bands));
+    workers.run(bands, [&](int band) {
+        const int y0 = band * rows;
+        const int height = std::min(rows, current.height - y0);
+        const PlaneView a{prediction.data + static_cast<std::ptrdiff_t>(y0) * prediction.stride,
+                          prediction.width, height, prediction.stride};
+        const PlaneView b{current.data + static_cast<std::ptrdiff_t>(y0) * current.stride, current.width,
+                          height, current.stride};
+        sums[static_cast<std::size_t>(band)] = squared_error(a, b);
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t sum : sums) total += sum;
+    return psnr_of_squared_error(static_cast<double>(total), current.width, current.height);
+}
+
+}  // namespace
 
 ReferenceRun::ReferenceRun(Device& device, const SessionOptions& options, ReferenceOptions references)
     : options_(options), references_(std::move(references)) {
@@ -21,6 +43,7 @@ ReferenceRun::ReferenceRun(Device& device, const SessionOptions& options, Refere
     const Support support = device.supports(options_);
     if (!support.supported) throw Error(ErrorKind::unsupported, device.info().name + ": " + support.reason);
     session_ = device.open_session(options_);
+    workers_ = std::make_unique<BandWorkers>(options_.threads);
 }
 
 std::vector<DecidedFrame> ReferenceRun::feed(std::shared_ptr<const Frame> frame) {
@@ -112,10 +135,12 @@ void ReferenceRun::complete_oldest(std::vector<DecidedFrame>& decided) {
         results[r] = {d, frames_.at(frame + d)->luma.view(), receive().field, pending.temporal[r].get()};
     }
     const PlaneView current = frames_.at(frame)->luma.view();
-    result.decided = decide_references(results, current, options_.params, references_.distances);
-    const Plane prediction = predict_decided(result.decided, current.width, current.height,
-                                             [&](int d) { return frames_.at(frame + d)->luma.view(); });
-    result.mc_psnr_db = luma_psnr(prediction.view(), current);
+    result.decided =
+        decide_references(results, current, options_.params, references_.distances, workers_.get());
+    const Plane prediction = predict_decided(
+        result.decided, current.width, current.height,
+        [&](int d) { return frames_.at(frame + d)->luma.view(); }, workers_.get());
+    result.mc_psnr_db = band_psnr(prediction.view(), current, *workers_);
     if (references_.both_directions) {
         PairResult backward = receive();
         result.consistency = consistency(results.front().field, backward.field);

@@ -157,7 +157,7 @@ MotionVector vector_of(const BlockMotion& motion) { return {motion.mv_x, motion.
 
 // §14's distortion of the rounded average of two predictions, as the chain's final cost measures it.
 // The two predictions of a `both` block, made by rows (predict_rectangle_by_rows) into planes of the
-// frame's size, reused from block to block.
+// frame's size, each block into its own rectangle.
 struct BothScratch {
     Plane past;
     Plane future;
@@ -171,10 +171,6 @@ std::uint64_t both_distortion(PlaneView current, const ReferenceResult& past, co
     const int y0 = by * block_size;
     std::array<int, 32 * 32> difference;  // SPEC §1: B <= 32
     if (x0 + block_size <= current.width && y0 + block_size <= current.height) {
-        if (scratch.past.width() != current.width || scratch.past.height() != current.height) {
-            scratch.past = Plane(current.width, current.height);
-            scratch.future = Plane(current.width, current.height);
-        }
         predict_rectangle_by_rows(past.reference, x0, y0, block_size, block_size, past_mv, interpolation,
                                   scratch.past);
         predict_rectangle_by_rows(future.reference, x0, y0, block_size, block_size, future_mv, interpolation,
@@ -220,7 +216,8 @@ std::uint64_t both_distortion(PlaneView current, const ReferenceResult& past, co
 }  // namespace
 
 DecidedField decide_references(const std::vector<ReferenceResult>& results, PlaneView current,
-                               const SearchParams& params, const std::vector<int>& run_distances) {
+                               const SearchParams& params, const std::vector<int>& run_distances,
+                               BandWorkers* workers) {
     if (results.empty()) throw Error(ErrorKind::invalid_argument, "no reference result to decide from");
     const MotionField& first = results.front().field;
     for (const ReferenceResult& result : results) {
@@ -246,8 +243,9 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
         predictors.push_back(reference::field_predictors(params, result.temporal, result.field));
         index_bits.push_back(reference_index_bits(run_distances, result.distance));
     }
-    BothScratch scratch;
-    for (std::size_t block = 0; block < decided.blocks.size(); ++block) {
+    // Blocks predict into disjoint rectangles of the scratch planes: the rows may run side by side.
+    BothScratch scratch{Plane(current.width, current.height), Plane(current.width, current.height)};
+    const auto decide_block = [&](std::size_t block) {
         // The best of each list: least (J + index bits, |d|).
         int best_past = -1;
         int best_future = -1;
@@ -317,17 +315,27 @@ DecidedField decide_references(const std::vector<ReferenceResult>& results, Plan
         }
         chosen.cost = static_cast<std::uint32_t>(chosen_cost);
         decided.blocks[block] = chosen;
+    };
+    const auto decide_row = [&](int by) {
+        for (int bx = 0; bx < decided.blocks_x; ++bx)
+            decide_block(static_cast<std::size_t>(by) * static_cast<std::size_t>(decided.blocks_x) +
+                         static_cast<std::size_t>(bx));
+    };
+    if (workers != nullptr) {
+        workers->run(decided.blocks_y, decide_row);
+    } else {
+        for (int by = 0; by < decided.blocks_y; ++by) decide_row(by);
     }
     return decided;
 }
 
 Plane predict_decided(const DecidedField& decided, int width, int height,
-                      const std::function<PlaneView(int distance)>& reference_of) {
+                      const std::function<PlaneView(int distance)>& reference_of, BandWorkers* workers) {
     const Interpolation interpolation = interpolation_of(decided.cost_kind);
     Plane prediction(width, height);
-    Plane second;  // a `both` block's future prediction, averaged into `prediction`
+    Plane second(width, height);  // `both` blocks' future predictions, averaged into `prediction`
     const int block = decided.block_size;
-    for (int by = 0; by < decided.blocks_y; ++by) {
+    const auto predict_row = [&](int by) {
         for (int bx = 0; bx < decided.blocks_x; ++bx) {
             const DecidedBlock& chosen = decided.at(bx, by);
             const int x0 = bx * block;
@@ -335,7 +343,6 @@ Plane predict_decided(const DecidedField& decided, int width, int height,
             predict_rectangle_by_rows(reference_of(chosen.distance), x0, y0, block, block, chosen.mv,
                                       interpolation, prediction);
             if (chosen.mode != ReferenceMode::both) continue;
-            if (second.width() != width || second.height() != height) second = Plane(width, height);
             predict_rectangle_by_rows(reference_of(chosen.second_distance), x0, y0, block, block,
                                       chosen.second_mv, interpolation, second);
             const int x_end = std::min(width, x0 + block);
@@ -346,6 +353,11 @@ Plane predict_decided(const DecidedField& decided, int width, int height,
                 for (int x = x0; x < x_end; ++x) out[x] = static_cast<std::uint8_t>((out[x] + b[x] + 1) >> 1);
             }
         }
+    };
+    if (workers != nullptr) {
+        workers->run(decided.blocks_y, predict_row);
+    } else {
+        for (int by = 0; by < decided.blocks_y; ++by) predict_row(by);
     }
     return prediction;
 }

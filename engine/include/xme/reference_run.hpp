@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "xme/band_workers.hpp"
 #include "xme/device.hpp"
 #include "xme/references.hpp"
 
@@ -65,6 +66,8 @@ private:
     SessionOptions options_;
     ReferenceOptions references_;
     std::unique_ptr<MotionSession> session_;
+    // The host's part of each frame (decision, prediction, MC-PSNR) over SessionOptions::threads.
+    std::unique_ptr<BandWorkers> workers_;
     bool reads_previous_ = false;  // the chain reads the previous field (SPEC §8): no frame overlaps another
     std::deque<PendingFrame> pending_;
     std::map<std::int64_t, std::shared_ptr<const Frame>> frames_;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xme/band_workers.hpp"
 #include "xme/frame.hpp"
 #include "xme/motion_field.hpp"
 #include "xme/motion_vector.hpp"
@@ -98,15 +99,18 @@ struct ReferenceResult {
 
 // §14's decision for every block of `current` from its references' results, given the run's list.
 // Throws Error(invalid_argument) when the results do not share one block grid and cost kind.
+// `workers` (optional) share the block rows out.
 [[nodiscard]] DecidedField decide_references(const std::vector<ReferenceResult>& results, PlaneView current,
                                              const SearchParams& params,
-                                             const std::vector<int>& run_distances);
+                                             const std::vector<int>& run_distances,
+                                             BandWorkers* workers = nullptr);
 
 // §12's prediction of `current` (its size) by the decided blocks: each block from its reference's plane
 // (`reference_of(distance)`), a `both` block as the rounded average of its two, with the chain's
 // interpolation (xme/motion_compensation.hpp).
 [[nodiscard]] Plane predict_decided(const DecidedField& decided, int width, int height,
-                                    const std::function<PlaneView(int distance)>& reference_of);
+                                    const std::function<PlaneView(int distance)>& reference_of,
+                                    BandWorkers* workers = nullptr);
 
 // §14's consistency of each forward block (row-major) with the backward field, in quarter pel.
 [[nodiscard]] std::vector<std::uint32_t> consistency(const MotionField& forward, const MotionField& backward);
