@@ -12,6 +12,12 @@
 #include "export_test_helpers.hpp"
 #include "test_support.hpp"
 
+#ifdef XME_TEST_HAVE_FFMPEG
+#include <sstream>
+
+#include "picture_reader.hpp"
+#endif
+
 namespace {
 
 using namespace xme::test::cli;
@@ -81,4 +87,53 @@ TEST_SUITE("cli") {
             CHECK((contains(run.output, "not implemented yet") || contains(run.output, "not defined")));
         }
     }
+
+#ifdef XME_TEST_HAVE_FFMPEG
+    TEST_CASE("estimate --direction both --draw: the flagged blocks outlined in red over the frame") {
+        const std::string clip = xme::test::clip_path("vtest.avi");  // walkers: occlusions in most frames
+        if (!fs::exists(clip)) {
+            MESSAGE("skipped: ", clip, " is missing");
+            return;
+        }
+        auto rng = xme::test::rng_for("references/draw");
+        INFO("seed ", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references_draw");
+        int flagged = 0;
+        for (int attempt = 0; attempt < 6 && flagged == 0; ++attempt) {
+            const int start = std::uniform_int_distribution<int>(0, 300)(rng);
+            const Run run = run_xme("estimate " + clip + " --start " + std::to_string(start) +
+                                    " --frames 2 --block 16 --algo hex --direction both --draw " +
+                                    (dir / "d.png").string() + " -o " + (dir / "rows.csv").string());
+            INFO("start ", start, ": ", run.output);
+            REQUIRE(run.exit_code == 0);
+            const auto pictures = xme::test::decode_pictures((dir / "d.png").string());
+            REQUIRE(pictures.size() == 1);
+            std::istringstream rows(read_file(dir / "rows.csv"));
+            std::string line;
+            std::getline(rows, line);
+            REQUIRE(line.ends_with(",consistency,flagged"));
+            while (std::getline(rows, line)) {
+                std::vector<std::string> columns;  // cost_kind is a word; x, y and flagged are numbers
+                std::istringstream fields(line);
+                for (std::string field; std::getline(fields, field, ',');) columns.push_back(field);
+                REQUIRE(columns.size() == 18);
+                if (columns[17] == "0") continue;
+                ++flagged;
+                const int bx = std::stoi(columns[1]);
+                const int by = std::stoi(columns[2]);
+                int red = 0;  // of the block's top edge: arrows may cross a few of its pixels
+                for (int x = bx; x < bx + 16; ++x)
+                    red += pictures[0].at(x, by) == std::array<int, 3>{255, 0, 0} ? 1 : 0;
+                CHECK(red >= 8);
+            }
+            MESSAGE(flagged, " flagged block(s) drawn at frame ", start + 1);
+        }
+        CHECK(flagged > 0);
+        // One PNG holds one frame.
+        const Run many =
+            run_xme("estimate " + clip + " --frames 3 --direction both --draw " + (dir / "m.png").string());
+        CHECK(many.exit_code == 2);
+        CHECK(contains(many.output, "holds one picture"));
+    }
+#endif
 }

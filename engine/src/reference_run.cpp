@@ -122,6 +122,7 @@ void ReferenceRun::complete_oldest(std::vector<DecidedFrame>& decided) {
     const std::int64_t frame = pending.frame;
     DecidedFrame result;
     result.frame = frame;
+    result.current = frames_.at(frame);
     const auto receive = [&] {
         PairResult pair = session_->receive();
         result.device_seconds += pair.device_seconds;

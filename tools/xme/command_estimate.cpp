@@ -33,12 +33,7 @@ Command add_estimate_command(CLI::App& app, std::function<void(EstimateSettings&
                 settings.read_only = *read_only;
                 if (adjust) adjust(settings);
                 if (!settings.references.single_pair()) {  // SPEC §14: a job of its own
-                    if (!draw->empty()) {
-                        throw Error(
-                            ErrorKind::unsupported,
-                            "--draw with --refs or --direction both (SPEC §14) is not implemented yet");
-                    }
-                    run_reference_estimate(settings);
+                    run_reference_estimate(settings, *draw);
                     return 0;
                 }
                 std::optional<PairDrawer> drawer;

@@ -56,15 +56,20 @@ PairDrawer::PairDrawer(const std::string& path, bool partitions, std::int64_t fi
 }
 
 void PairDrawer::draw(const ScheduledPair& pair, const VideoInfo& video) {
-    const Frame& frame = *pair.current;
+    const MotionField& field = pair.results.front().result.field;
+    draw_over(pair.frame, *pair.current, video,
+              [&](Picture& picture) { draw_field(picture, rows_of(field), field.block_size, options_); });
+}
+
+void PairDrawer::draw_over(std::int64_t frame_index, const Frame& frame, const VideoInfo& video,
+                           const std::function<void(Picture&)>& paint) {
     if (!writer_) {
         writer_ = open_picture_writer(target_, frame.width(), frame.height(), video.fps_num, video.fps_den,
-                                      pair.frame);
+                                      frame_index);
     }
     Picture picture = Picture::of_frame(frame);
-    const MotionField& field = pair.results.front().result.field;
-    draw_field(picture, rows_of(field), field.block_size, options_);
-    writer_->write(pair.frame, picture);
+    paint(picture);
+    writer_->write(frame_index, picture);
     if (claim_) claim_->keep();
     ++drawn_;
 }

@@ -11,6 +11,8 @@
 #include "interrupt.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
+#include "pair_drawer.hpp"
+#include "picture.hpp"
 #include "xme/builtin_backends.hpp"
 #include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
@@ -29,7 +31,6 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
         {!settings.candidate_array.empty(), "--candidate-array"},
         {settings.compensation.any() || settings.transform.has_value(),
          "--prediction, --residual and --transform"},
-        {static_cast<bool>(settings.on_pair), "--draw"},
         {settings.read_only, "--read-only"},
         {lowercase_extension(settings.output) == ".flo", "-o FILE.flo"}};
     for (const auto& [given, name] : outputs) {
@@ -38,6 +39,32 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
                         std::string(name) +
                             " with --refs or --direction both (SPEC §14) is not implemented yet: "
                             "write -o (.csv, .npy or -) and --json, on one device (--backend)");
+        }
+    }
+}
+
+// §14's picture of a decided frame: each block's chosen vector(s) from its centre, and with both
+// directions the blocks whose consistency is flagged outlined in red (the occlusion signal).
+void paint_decided(Picture& picture, const DecidedFrame& frame) {
+    const DecidedField& field = frame.decided;
+    const int b = field.block_size;
+    constexpr Rgb past{64, 220, 64};
+    constexpr Rgb future{255, 150, 0};
+    constexpr Rgb flagged{255, 0, 0};
+    for (std::size_t i = 0; i < frame.consistency.size(); ++i) {
+        if (frame.consistency[i] <= consistency_flag_threshold) continue;
+        const int bx = static_cast<int>(i % static_cast<std::size_t>(field.blocks_x));
+        const int by = static_cast<int>(i / static_cast<std::size_t>(field.blocks_x));
+        picture.outline(bx * b, by * b, b, b, flagged);
+    }
+    for (int by = 0; by < field.blocks_y; ++by) {
+        for (int bx = 0; bx < field.blocks_x; ++bx) {
+            const DecidedBlock& block = field.at(bx, by);
+            const int cx = bx * b + b / 2;
+            const int cy = by * b + b / 2;
+            picture.arrow(cx, cy, block.mv.x / 4.0, block.mv.y / 4.0, block.distance < 0 ? past : future);
+            if (block.mode == ReferenceMode::both)
+                picture.arrow(cx, cy, block.second_mv.x / 4.0, block.second_mv.y / 4.0, future);
         }
     }
 }
@@ -184,14 +211,14 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
 
 }  // namespace
 
-void run_reference_estimate(const EstimateSettings& settings) {
+void run_reference_estimate(const EstimateSettings& settings, const std::string& draw) {
     const auto started = std::chrono::steady_clock::now();
     const auto since_start = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     refuse_unsupported_outputs(settings);
     auto reader = open_video(settings.input, settings.raw);
-    reader->set_luma_only();
+    if (draw.empty()) reader->set_luma_only();  // the pictures show the colour too
     if (settings.read_threads >= 0) reader->set_read_threads(settings.read_threads);
     const VideoInfo video = reader->info();
     check_frame_dimensions(settings.input == "-" ? "standard input" : settings.input, video);
@@ -215,12 +242,23 @@ void run_reference_estimate(const EstimateSettings& settings) {
                                                      ? nullptr
                                                      : open_decided_field_writer(settings.output);
     if (settings.output == "-") std::cout << decided_csv_header();
+    std::optional<PairDrawer> drawer;
+    if (!draw.empty()) {
+        // Frame `start` is estimated too where a future reference exists (SPEC §14).
+        const bool first_estimated = settings.references.furthest_future() > 0;
+        const std::int64_t drawn =
+            settings.frames < 0 ? -1 : (first_estimated ? settings.frames : settings.frames - 1);
+        drawer.emplace(draw, false, settings.start + (first_estimated ? 0 : 1), drawn);
+    }
     const double setup_seconds = since_start();
     std::vector<FrameFigures> frames;
     std::optional<Error> error;
     auto take = [&](std::vector<DecidedFrame>&& decided) {
         for (const DecidedFrame& frame : decided) {
             if (writer) writer->write(frame);
+            if (drawer)
+                drawer->draw_over(frame.frame, *frame.current, video,
+                                  [&](Picture& picture) { paint_decided(picture, frame); });
             if (settings.output == "-") std::cout << decided_csv_rows(frame);
             frames.push_back(figures_of(frame));
         }
@@ -248,6 +286,7 @@ void run_reference_estimate(const EstimateSettings& settings) {
         error = e;  // the frames decided before it are written, and the summary says why the run ended
     }
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
+    if (drawer) drawer->finish();
     const RunTotals totals = totals_of(frames);
     const int stop_signal = stopped() ? (interrupt_signal() != 0 ? interrupt_signal() : SIGINT) : 0;
     if (!settings.json.empty()) {

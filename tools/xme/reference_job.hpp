@@ -1,6 +1,8 @@
 // `xme estimate --refs LIST` and `--direction both` (SPEC §14), on one device.
 #pragma once
 
+#include <string>
+
 #include "estimate_job.hpp"
 
 namespace xme::cli {
@@ -9,6 +11,9 @@ namespace xme::cli {
 // summary (modes' shares, MC-PSNR, consistency), every decided frame written before an error
 // propagates. What §14 does not do yet in this command (another policy, the other outputs) is refused
 // with Error(unsupported) before any work, named.
-void run_reference_estimate(const EstimateSettings& settings);
+// `draw` (may be empty): --draw's pictures, each decided frame's chosen vectors over it (arrows: past
+// green, future orange, a bi-predicted block both), with both directions its flagged blocks outlined
+// red (consistency above consistency_flag_threshold).
+void run_reference_estimate(const EstimateSettings& settings, const std::string& draw = {});
 
 }  // namespace xme::cli

@@ -17,7 +17,8 @@
 namespace xme {
 
 struct DecidedFrame {
-    std::int64_t frame = 0;  // the current frame's index
+    std::int64_t frame = 0;                // the current frame's index
+    std::shared_ptr<const Frame> current;  // its pixels (as fed: with chroma when the reader kept it)
     DecidedField decided;
     // Both directions: frame - 1 estimated against frame (its blocks' grid is the same; null otherwise,
     // shared with the next frame's temporal predictor), and each forward block's consistency with it (§14).
