@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -65,6 +66,43 @@ TEST_SUITE("cli") {
         CHECK(contains(csv.output,
                        "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates,ref,mode,mv2_x,mv2_y,"
                        "ref2,back_mv_x,back_mv_y,consistency,flagged\n"));
+    }
+
+    TEST_CASE("compare --refs and --direction both: every device's decisions are the first device's") {
+        if (real_clip_missing()) return;
+        auto rng = xme::test::rng_for("references/compare");
+        INFO("seed ", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references_compare");
+        const std::vector<std::string> settings = {
+            "--refs=-1,-2,-3,-4 --algo hex --lambda 2 --predictor temporal",
+            "--refs=-1,+1 --algo fs+qpel --qp 28",
+            "--direction both --algo tz --predictor spatial --lambda 1"};
+        const std::string& setting =
+            settings[std::uniform_int_distribution<std::size_t>(0, settings.size() - 1)(rng)];
+        const std::string start = std::to_string(std::uniform_int_distribution<int>(0, 40)(rng));
+        // Every device this machine has (lavapipe in CI), against the reference device.
+        const std::string backends =
+            contains(run_xme("devices").output, "vulkan:0\n") ? "reference,cpu,vulkan:0" : "reference,cpu";
+        const Run run = run_xme("compare " + real_clip() + " --start " + start + " --frames 6 --backends " +
+                                backends + " " + setting + " --json " + (dir / "c.json").string());
+        INFO(setting, " --start ", start, ": ", run.output);
+        REQUIRE(run.exit_code == 0);
+        CHECK(contains(run.output, "all devices agree"));
+        const auto report = nlohmann::json::parse(read_file(dir / "c.json"));
+        REQUIRE(report["comparisons"].size() == (backends.ends_with("vulkan:0") ? 2u : 1u));
+        for (const auto& comparison : report["comparisons"]) {
+            CHECK(comparison["against"] == "reference");
+            CHECK(comparison["frames"].get<int>() >= 5);
+            CHECK(comparison["blocks"].get<int>() > 0);
+            CHECK(comparison["mismatching_blocks"] == 0);
+            CHECK(comparison["mismatching_consistency"] == 0);
+            CHECK(comparison["mismatching_backward"] == 0);
+        }
+        const Run picture =
+            run_xme("compare " + real_clip() + " --frames 3 --backends reference,cpu --refs=-1,+1 " +
+                    "--disagreement " + (dir / "d.png").string());
+        CHECK(picture.exit_code == 4);
+        CHECK(contains(picture.output, "--disagreement with --refs"));
     }
 
     TEST_CASE("estimate --refs refuses what SPEC §14 does not define, and what the command does not do yet") {

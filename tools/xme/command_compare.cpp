@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "disagreement_picture.hpp"
 #include "job_options.hpp"
+#include "reference_job.hpp"
 #include "xme/error.hpp"
 
 namespace xme::cli {
@@ -29,7 +30,16 @@ Command add_compare_command(CLI::App& app) {
                 if (settings.policy != Policy::mirror) {
                     throw Error(ErrorKind::invalid_argument, "xme compare runs with --policy mirror");
                 }
-                settings.quiet = true;  // the agreement table is the output
+                settings.quiet = true;                     // the agreement table is the output
+                if (!settings.references.single_pair()) {  // SPEC §14: each device's decisions compared
+                    if (!disagreement->empty()) {
+                        throw Error(ErrorKind::unsupported,
+                                    "--disagreement with --refs or --direction both (SPEC §14) is not "
+                                    "implemented yet: the report names the first block that differs");
+                    }
+                    run_reference_compare(settings);
+                    return 0;
+                }
                 std::optional<DisagreementPicture> picture;
                 if (!disagreement->empty()) picture.emplace(settings, *disagreement);
                 const EstimateReport report = run_estimate(settings);

@@ -16,4 +16,10 @@ namespace xme::cli {
 // red (consistency above consistency_flag_threshold).
 void run_reference_estimate(const EstimateSettings& settings, const std::string& draw = {});
 
+// `xme compare --refs LIST` / `--direction both`: the same frames through ReferenceRun on every device of
+// --backends, each decided frame (decision, consistency, backward field) compared bit for bit with the
+// first device's (SPEC §14 is bit-exact wherever a device's pairs are; a device whose pairs are within a
+// tolerance is refused). Prints the table, writes the JSON; Error(mismatch) when a device disagrees.
+void run_reference_compare(const EstimateSettings& settings);
+
 }  // namespace xme::cli
