@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 52 (SPEC §14) on the GPU machine: the §14 conformance case on CUDA and on Vulkan (NVIDIA's
-# driver), xme compare is not defined for §14 yet; then the speed targets on a long 1080p input
+# driver), xme compare of cpu, cuda:0 and vulkan:0 on the real clip for each setting and several chains;
+# then the speed targets on a long 1080p input
 # (vtest_1080p.y4m looped LOOPS times, readme_table.sh says how it is made): device seconds and wall
 # rate of one reference (the default path) against --refs -1,-2,-3,-4 and -1,+1, per GPU backend.
 #   tools/device/references_check.sh [LOOPS]     carry [".device", ".gl"] as search_table_check.sh says
@@ -15,6 +16,13 @@ source "$(dirname "$0")/vulkan_env.sh"
 for device in cuda vulkan; do
     TAIL=4 step "references_$device" 300 env XME_TEST_DEVICE=$device XME_VULKAN_VALIDATION=$validation \
         "$tests" -tc="§14*"
+done
+for setting in "--refs=-1,-2,-3,-4" "--refs=-1,+1" "--direction both"; do
+    for chain in "fs" "hex+qpel --qp 28" "umh --qp 28 --predictor temporal" "tz+qpel --qp 28 --predictor spatial"; do
+        name="compare_$(echo "$setting $chain" | tr -c 'a-z0-9' '_')"
+        TAIL=4 step "$name" 120 "$xme" compare "$clip" --backends cpu,cuda:0,vulkan:0 --frames 8 $setting --algo $chain \
+            --json "$OUT/$name.json"
+    done
 done
 clip=/tmp/long_1080p.y4m
 python3 - "$XME_TEST_CLIP_DIR/vtest_1080p.y4m" "$loops" "$clip" <<'PY'
