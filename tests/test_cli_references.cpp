@@ -105,6 +105,72 @@ TEST_SUITE("cli") {
         CHECK(contains(picture.output, "--disagreement with --refs"));
     }
 
+    TEST_CASE("estimate --refs --export-mvs: a record per decided vector, FFmpeg's source sign") {
+        if (real_clip_missing()) return;
+        auto rng = xme::test::rng_for("references/export-mvs");
+        INFO("seed ", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references_mvs");
+        const std::string start = std::to_string(std::uniform_int_distribution<int>(0, 40)(rng));
+        for (const std::string setting :
+             {"--refs=-2,-1,+1 --algo hex+qpel --qp 28", "--direction both --algo tz"}) {
+            INFO(setting, " --start ", start);
+            const Run run = run_xme(
+                "estimate " + real_clip() + " --start " + start + " --frames 4 --block 16 " + setting +
+                " -q -o " + (dir / "rows.csv").string() + " --export-mvs " + (dir / "v.mvs.npy").string());
+            INFO(run.output);
+            REQUIRE(run.exit_code == 0);
+            // The records the rows say there are: forward ones row by row (a `both` block's future vector
+            // after its past one), then frame - 1's backward ones.
+            std::vector<xme::test::exports::MvsRecord> expected;
+            std::vector<xme::test::exports::MvsRecord> backward;
+            std::istringstream rows(read_file(dir / "rows.csv"));
+            std::string line;
+            std::getline(rows, line);
+            int frame = -1;
+            const auto flush = [&] {
+                expected.insert(expected.end(), backward.begin(), backward.end());
+                backward.clear();
+            };
+            while (std::getline(rows, line)) {
+                std::vector<std::string> c;
+                std::istringstream fields(line);
+                for (std::string field; std::getline(fields, field, ',');) c.push_back(field);
+                REQUIRE(c.size() == 18);
+                const auto number = [&](int i) { return std::stoi(c[static_cast<std::size_t>(i)]); };
+                if (number(0) != frame) flush();
+                frame = number(0);
+                const auto record = [&](int f, int source, int mx, int my) {
+                    xme::test::exports::MvsRecord r;
+                    r.frame = f;
+                    r.source = source;
+                    r.dst_x = static_cast<std::int16_t>(number(1) + 8);
+                    r.dst_y = static_cast<std::int16_t>(number(2) + 8);
+                    r.motion_x = mx;
+                    r.motion_y = my;
+                    return r;
+                };
+                expected.push_back(record(frame, number(9), number(3), number(4)));
+                if (c[10] == "both") expected.push_back(record(frame, number(13), number(11), number(12)));
+                if (setting.starts_with("--direction"))
+                    backward.push_back(record(frame - 1, 1, number(14), number(15)));
+            }
+            flush();
+            const auto records = xme::test::exports::read_mvs_npy((dir / "v.mvs.npy").string());
+            REQUIRE(records.size() == expected.size());
+            int differing = 0;
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                const auto& r = records[i];
+                const auto& e = expected[i];
+                differing += r.frame != e.frame || r.source != e.source || r.dst_x != e.dst_x ||
+                                     r.dst_y != e.dst_y || r.motion_x != e.motion_x ||
+                                     r.motion_y != e.motion_y || r.w != 16 || r.motion_scale != 4
+                                 ? 1
+                                 : 0;
+            }
+            CHECK(differing == 0);
+        }
+    }
+
     TEST_CASE("estimate --refs refuses what SPEC §14 does not define, and what the command does not do yet") {
         if (real_clip_missing()) return;
         const fs::path dir = scratch_dir("references_refusals");
@@ -116,7 +182,6 @@ TEST_SUITE("cli") {
                         {common + "--direction sideways", "use forward or both"}});
         for (const std::string& more :
              std::vector<std::string>{std::string("--algo fs+p41 --refs=-1,+1"),
-                                      "--refs=-1,+1 --export-mvs " + (dir / "v.mvs.npy").string(),
                                       std::string("--refs=-1,+1 --backends cpu,vulkan --policy split"),
                                       "--direction both --vector-array " + (dir / "v.npy").string()}) {
             const Run run = run_xme(common + more);

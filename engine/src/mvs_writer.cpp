@@ -3,6 +3,7 @@
 #include <string>
 
 #include "appending_file.hpp"
+#include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
 #include "xme/mvs_io.hpp"
 #include "xme/video.hpp"
@@ -19,13 +20,14 @@ void append_le(std::string& bytes, T value) {
     for (std::size_t i = 0; i < sizeof(T); ++i) bytes += static_cast<char>((bits >> (8 * i)) & 0xff);
 }
 
-// One record: the block or partition at (x, y) of size w x h with `motion`.
+// One record: the block or partition at (x, y) of size w x h with `motion`, whose reference is `source`
+// frames away (negative: the past).
 void append_record(std::string& bytes, std::int64_t frame_index, int x, int y, int w, int h,
-                   const BlockMotion& motion) {
+                   const BlockMotion& motion, int source = -1) {
     const int dst_x = x + w / 2;
     const int dst_y = y + h / 2;
     append_le(bytes, static_cast<std::int32_t>(frame_index));
-    append_le(bytes, std::int32_t{-1});  // the past: frame i-1
+    append_le(bytes, static_cast<std::int32_t>(source));
     append_le(bytes, static_cast<std::uint8_t>(w));
     append_le(bytes, static_cast<std::uint8_t>(h));
     // Within int16: frames are at most 16384 wide and |mv / 4| < 8192.
@@ -109,7 +111,71 @@ private:
     FieldLayout layout_;
 };
 
+BlockMotion motion_of(MotionVector mv) {
+    BlockMotion motion;
+    motion.mv_x = static_cast<std::int16_t>(mv.x);
+    motion.mv_y = static_cast<std::int16_t>(mv.y);
+    return motion;
+}
+
+// SPEC §14's records (xme/mvs_io.hpp, open_decided_mvs_writer).
+class DecidedMvsWriter final : public DecidedFieldWriter, AppendingFile {
+public:
+    explicit DecidedMvsWriter(const std::string& path) : AppendingFile(path) {
+        append(header(0));
+        commit();
+    }
+
+    void write(const DecidedFrame& frame) override {
+        const DecidedField& field = frame.decided;
+        const int b = field.block_size;
+        std::string data;
+        std::int64_t records = 0;
+        for (int by = 0; by < field.blocks_y; ++by) {
+            for (int bx = 0; bx < field.blocks_x; ++bx) {
+                const DecidedBlock& block = field.at(bx, by);
+                append_record(data, frame.frame, bx * b, by * b, b, b, motion_of(block.mv), block.distance);
+                ++records;
+                if (block.mode == ReferenceMode::both) {
+                    append_record(data, frame.frame, bx * b, by * b, b, b, motion_of(block.second_mv),
+                                  block.second_distance);
+                    ++records;
+                }
+            }
+        }
+        if (frame.backward) {  // frame - 1's blocks, whose reference is this frame: the future, +1
+            const MotionField& backward = *frame.backward;
+            for (int by = 0; by < backward.blocks_y; ++by) {
+                for (int bx = 0; bx < backward.blocks_x; ++bx) {
+                    append_record(data, frame.frame - 1, bx * backward.block_size, by * backward.block_size,
+                                  backward.block_size, backward.block_size, backward.at(bx, by), 1);
+                    ++records;
+                }
+            }
+        }
+        append(data);
+        put(header(whole_rows() + records), 0);
+        commit(records);
+    }
+
+    void finish(std::int64_t frames) override { finish_frames(frames); }
+
+private:
+    [[nodiscard]] std::string header(std::int64_t records) const override {
+        return npy_header(mvs_record_descr(), "(" + std::to_string(records) + ",)", header_bytes);
+    }
+};
+
 }  // namespace
+
+std::unique_ptr<DecidedFieldWriter> open_decided_mvs_writer(const std::string& path) {
+    if (lowercase_extension(path) != ".npy") {
+        throw Error(ErrorKind::invalid_argument,
+                    "cannot export motion vectors to " + path +
+                        ": they are written as a NumPy array; name it NAME.mvs.npy");
+    }
+    return std::make_unique<DecidedMvsWriter>(path);
+}
 
 std::string mvs_record_descr() {
     return "[('frame', '<i4'), ('source', '<i4'), ('w', 'u1'), ('h', 'u1'), ('src_x', '<i2'), "

@@ -16,6 +16,7 @@
 #include "xme/builtin_backends.hpp"
 #include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
+#include "xme/mvs_io.hpp"
 #include "xme/reference_run.hpp"
 
 namespace xme::cli {
@@ -25,7 +26,6 @@ namespace {
 void refuse_unsupported_outputs(const EstimateSettings& settings) {
     const std::pair<bool, const char*> outputs[] = {
         {settings.policy != Policy::single, "--policy mirror or split"},
-        {!settings.export_mvs.empty(), "--export-mvs"},
         {!settings.vector_array.empty(), "--vector-array"},
         {!settings.cost_array.empty(), "--cost-array"},
         {!settings.candidate_array.empty(), "--candidate-array"},
@@ -241,6 +241,8 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     std::unique_ptr<DecidedFieldWriter> writer = settings.output.empty() || settings.output == "-"
                                                      ? nullptr
                                                      : open_decided_field_writer(settings.output);
+    std::unique_ptr<DecidedFieldWriter> mvs_writer =
+        settings.export_mvs.empty() ? nullptr : open_decided_mvs_writer(settings.export_mvs);
     if (settings.output == "-") std::cout << decided_csv_header();
     std::optional<PairDrawer> drawer;
     if (!draw.empty()) {
@@ -256,6 +258,7 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     auto take = [&](std::vector<DecidedFrame>&& decided) {
         for (const DecidedFrame& frame : decided) {
             if (writer) writer->write(frame);
+            if (mvs_writer) mvs_writer->write(frame);
             if (drawer)
                 drawer->draw_over(frame.frame, *frame.current, video,
                                   [&](Picture& picture) { paint_decided(picture, frame); });
@@ -286,6 +289,7 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
         error = e;  // the frames decided before it are written, and the summary says why the run ended
     }
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
+    if (mvs_writer) mvs_writer->finish(static_cast<std::int64_t>(frames.size()));
     if (drawer) drawer->finish();
     const RunTotals totals = totals_of(frames);
     const int stop_signal = stopped() ? (interrupt_signal() != 0 ? interrupt_signal() : SIGINT) : 0;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "xme/decided_field_io.hpp"
 #include "xme/field_io.hpp"
 
 namespace xme {
@@ -24,6 +25,12 @@ namespace xme {
 // Throws Error(invalid_argument) for a name not ending in ".npy", Error(io) when it cannot be written.
 [[nodiscard]] std::unique_ptr<FieldWriter> open_mvs_writer(const std::string& path,
                                                            FieldLayout layout = FieldLayout::blocks);
+
+// SPEC §14's runs (xme/decided_field_io.hpp): the same records, one per decided block with `source` its
+// reference's signed frame distance (FFmpeg's sign: negative from the past, positive from the future),
+// two for a bi-predicted block (its past vector, then its future one, each with the block's J as
+// cost); with both directions, then one per block of frame - 1's backward field (frame - 1, source +1).
+[[nodiscard]] std::unique_ptr<DecidedFieldWriter> open_decided_mvs_writer(const std::string& path);
 
 // The numpy dtype of its records, as the file's header gives it.
 [[nodiscard]] std::string mvs_record_descr();
