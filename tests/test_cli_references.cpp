@@ -3,6 +3,7 @@
 // refusals of what §14 does not define or the command does not do yet.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -169,6 +170,56 @@ TEST_SUITE("cli") {
             }
             CHECK(differing == 0);
         }
+    }
+
+    TEST_CASE("estimate --direction both -o FLOW.flo: forward and backward flow, each block's vector") {
+        if (real_clip_missing()) return;
+        auto rng = xme::test::rng_for("references/flo");
+        INFO("seed ", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references_flo");
+        const int start = std::uniform_int_distribution<int>(0, 40)(rng);
+        const std::string common = "estimate " + real_clip() + " --start " + std::to_string(start) +
+                                   " --frames 3 --block 16 --direction both --algo hex+qpel --qp 28 -q ";
+        const Run rows_run = run_xme(common + "-o " + (dir / "rows.csv").string());
+        const Run flow_run = run_xme(common + "-o " + (dir / "f_%03d.flo").string());
+        INFO(rows_run.output, flow_run.output);
+        REQUIRE(rows_run.exit_code == 0);
+        REQUIRE(flow_run.exit_code == 0);
+        std::istringstream rows(read_file(dir / "rows.csv"));
+        std::string line;
+        std::getline(rows, line);
+        int checked = 0;
+        int moving = 0;
+        const auto name = [&](int frame, const char* suffix) {
+            char text[32];
+            std::snprintf(text, sizeof text, "f_%03d%s.flo", frame, suffix);
+            return (dir / text).string();
+        };
+        while (std::getline(rows, line)) {
+            std::vector<std::string> c;
+            std::istringstream fields(line);
+            for (std::string field; std::getline(fields, field, ',');) c.push_back(field);
+            REQUIRE(c.size() == 18);
+            const auto number = [&](int i) { return std::stoi(c[static_cast<std::size_t>(i)]); };
+            const int frame = number(0);
+            const int x = number(1) + 5;  // a pixel inside the block (tree.avi is 320x240: whole blocks)
+            const int y = number(2) + 7;
+            const auto forward = xme::test::exports::read_flo(name(frame, ""));
+            const auto backward = xme::test::exports::read_flo(name(frame - 1, ".backward"));
+            CHECK(forward.u(x, y) == static_cast<float>(number(3)) / 4);
+            CHECK(forward.v(x, y) == static_cast<float>(number(4)) / 4);
+            CHECK(backward.u(x, y) == static_cast<float>(number(14)) / 4);
+            CHECK(backward.v(x, y) == static_cast<float>(number(15)) / 4);
+            moving += number(3) != 0 || number(14) != 0 ? 1 : 0;
+            ++checked;
+            if (checked > 40) break;  // reading a file per row: enough rows
+        }
+        CHECK(checked > 0);
+        CHECK(moving > 0);
+        const Run refused =
+            run_xme("estimate " + real_clip() + " --frames 3 --refs=-1,+1 -o " + (dir / "x.flo").string());
+        CHECK(refused.exit_code == 4);
+        CHECK(contains(refused.output, "--direction both for forward and backward flow"));
     }
 
     TEST_CASE("estimate --refs refuses what SPEC §14 does not define, and what the command does not do yet") {

@@ -16,6 +16,7 @@
 #include "xme/builtin_backends.hpp"
 #include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
+#include "xme/field_io.hpp"
 #include "xme/mvs_io.hpp"
 #include "xme/reference_run.hpp"
 
@@ -31,8 +32,7 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
         {!settings.candidate_array.empty(), "--candidate-array"},
         {settings.compensation.any() || settings.transform.has_value(),
          "--prediction, --residual and --transform"},
-        {settings.read_only, "--read-only"},
-        {lowercase_extension(settings.output) == ".flo", "-o FILE.flo"}};
+        {settings.read_only, "--read-only"}};
     for (const auto& [given, name] : outputs) {
         if (given) {
             throw Error(ErrorKind::unsupported,
@@ -68,6 +68,45 @@ void paint_decided(Picture& picture, const DecidedFrame& frame) {
         }
     }
 }
+
+// -o FLOW.flo with --direction both: the forward flow of frame f to the path (or its pattern's file for f)
+// and the backward flow of frame f - 1 towards f beside it, ".backward" before ".flo" (xme/field_io.hpp's
+// .flo, each a field of its own). A list of references has no one flow per frame: refused.
+class FlowPairWriter {
+public:
+    FlowPairWriter(const EstimateSettings& settings, LumaSize size) {
+        if (!settings.references.both_directions) {
+            throw Error(ErrorKind::unsupported,
+                        "-o " + settings.output +
+                            ": a .flo file holds one flow to one reference, and --refs gives several: use "
+                            "--direction both for forward and backward flow, or -o .csv or .npy");
+        }
+        const std::string& path = settings.output;
+        forward_ = open_field_writer(path, FieldLayout::blocks, size);
+        backward_ =
+            open_field_writer(path.substr(0, path.size() - 4) + ".backward" + path.substr(path.size() - 4),
+                              FieldLayout::blocks, size);
+    }
+    void write(const DecidedFrame& frame, int width, int height) {
+        const DecidedField& decided = frame.decided;
+        MotionField forward(width, height, decided.block_size, decided.cost_kind);
+        for (std::size_t i = 0; i < decided.blocks.size(); ++i) {
+            const DecidedBlock& block = decided.blocks[i];
+            forward.blocks[i] = {static_cast<std::int16_t>(block.mv.x), static_cast<std::int16_t>(block.mv.y),
+                                 block.cost, block.candidates};
+        }
+        forward_->write(frame.frame, forward);
+        if (frame.backward) backward_->write(frame.frame - 1, *frame.backward);
+    }
+    void finish(std::int64_t frames) {
+        forward_->finish(frames);
+        backward_->finish(frames);
+    }
+
+private:
+    std::unique_ptr<FieldWriter> forward_;
+    std::unique_ptr<FieldWriter> backward_;
+};
 
 struct FrameFigures {
     std::int64_t frame = 0;
@@ -238,7 +277,10 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     ClaimedOutput json_output = settings.json.empty() || settings.json == "-"
                                     ? ClaimedOutput()
                                     : ClaimedOutput(settings.json, "the JSON summary");
-    std::unique_ptr<DecidedFieldWriter> writer = settings.output.empty() || settings.output == "-"
+    const bool flow = lowercase_extension(settings.output) == ".flo";
+    std::optional<FlowPairWriter> flow_writer;
+    if (flow) flow_writer.emplace(settings, LumaSize{video.width, video.height});
+    std::unique_ptr<DecidedFieldWriter> writer = settings.output.empty() || settings.output == "-" || flow
                                                      ? nullptr
                                                      : open_decided_field_writer(settings.output);
     std::unique_ptr<DecidedFieldWriter> mvs_writer =
@@ -259,6 +301,7 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
         for (const DecidedFrame& frame : decided) {
             if (writer) writer->write(frame);
             if (mvs_writer) mvs_writer->write(frame);
+            if (flow_writer) flow_writer->write(frame, video.width, video.height);
             if (drawer)
                 drawer->draw_over(frame.frame, *frame.current, video,
                                   [&](Picture& picture) { paint_decided(picture, frame); });
@@ -290,6 +333,7 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     }
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
     if (mvs_writer) mvs_writer->finish(static_cast<std::int64_t>(frames.size()));
+    if (flow_writer) flow_writer->finish(static_cast<std::int64_t>(frames.size()));
     if (drawer) drawer->finish();
     const RunTotals totals = totals_of(frames);
     const int stop_signal = stopped() ? (interrupt_signal() != 0 ? interrupt_signal() : SIGINT) : 0;
