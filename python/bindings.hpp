@@ -128,6 +128,7 @@ void bind_field(py::module_& module);
 void bind_compare(py::module_& module);
 void bind_video(py::module_& module);
 void bind_estimate(py::module_& module);
+void bind_references(py::module_& module);
 void bind_estimator(py::module_& module);
 void bind_run_estimate(py::module_& module);
 // Closes the devices run_estimate() kept open: at the interpreter's exit, as release_registry().

@@ -113,6 +113,7 @@ PYBIND11_MODULE(_xme, module) {
     bind_video(module);
     bind_estimate(module);
     bind_estimator(module);
+    bind_references(module);
     bind_compare(module);
     bind_run_estimate(module);
     module.def("devices", &list_devices,
