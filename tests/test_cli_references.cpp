@@ -3,6 +3,7 @@
 // refusals of what §14 does not define or the command does not do yet.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -220,6 +221,58 @@ TEST_SUITE("cli") {
             run_xme("estimate " + real_clip() + " --frames 3 --refs=-1,+1 -o " + (dir / "x.flo").string());
         CHECK(refused.exit_code == 4);
         CHECK(contains(refused.output, "--direction both for forward and backward flow"));
+    }
+
+    TEST_CASE("estimate --refs --prediction --residual: the decided prediction, current minus it") {
+        if (real_clip_missing()) return;
+        const auto luma = xme::test::clip_luma("tree.avi", 4, 0, 0, 320, 240);
+        if (!luma) return;
+        auto rng = xme::test::rng_for("references/compensation");
+        INFO("seed ", xme::test::run_seed());
+        const fs::path dir = scratch_dir("references_compensation");
+        const std::vector<std::string> settings = {"--refs=-1,+1 --algo hex+qpel --qp 28",
+                                                   "--refs=-1,-2 --algo fs+hpel --lambda 2"};
+        const std::string& setting =
+            settings[std::uniform_int_distribution<std::size_t>(0, settings.size() - 1)(rng)];
+        const Run run = run_xme("estimate " + real_clip() + " --frames 4 --block 16 " + setting +
+                                " -q --prediction " + (dir / "p.y4m").string() + " --residual " +
+                                (dir / "r.npy").string() + " --transform loeffler --coefficients " +
+                                (dir / "c.npy").string() + " --json " + (dir / "j.json").string());
+        INFO(setting, ": ", run.output);
+        REQUIRE(run.exit_code == 0);
+        const auto summary = nlohmann::json::parse(read_file(dir / "j.json"));
+        const auto& frames = summary["frames"];
+        const std::string y4m = read_file(dir / "p.y4m");
+        const std::string residual = read_file(dir / "r.npy");
+        const std::size_t residual_header =
+            10 + (static_cast<unsigned char>(residual[8]) | static_cast<unsigned char>(residual[9]) << 8);
+        const std::size_t plane = 320 * 240;
+        REQUIRE(residual.size() == residual_header + 2 * plane * frames.size());
+        std::size_t at = y4m.find('\n') + 1;
+        for (std::size_t f = 0; f < frames.size(); ++f) {
+            REQUIRE(y4m.compare(at, 6, "FRAME\n") == 0);
+            at += 6;
+            const int index = frames[f]["frame"].get<int>();
+            double squared = 0;
+            int differing = 0;
+            for (std::size_t i = 0; i < plane; ++i) {
+                const int predicted = static_cast<unsigned char>(y4m[at + i]);
+                const std::size_t r = residual_header + 2 * (f * plane + i);
+                const auto value =
+                    static_cast<std::int16_t>(static_cast<unsigned char>(residual[r]) |
+                                              static_cast<unsigned char>(residual[r + 1]) << 8);
+                const int x = static_cast<int>(i % 320);
+                const int y = static_cast<int>(i / 320);
+                differing +=
+                    predicted + value != (*luma)[static_cast<std::size_t>(index)].view().at(x, y) ? 1 : 0;
+                squared += static_cast<double>(value) * value;
+            }
+            at += plane;
+            CHECK(differing == 0);
+            const double psnr = 10 * std::log10(255.0 * 255.0 * static_cast<double>(plane) / squared);
+            CHECK(psnr == doctest::Approx(frames[f]["mc_psnr_db"].get<double>()).epsilon(1e-9));
+        }
+        CHECK(fs::file_size(dir / "c.npy") == residual.size());
     }
 
     TEST_CASE("estimate --refs refuses what SPEC §14 does not define, and what the command does not do yet") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "xme/error.hpp"
 #include "xme/metrics.hpp"
@@ -25,13 +26,20 @@ int quantise_dequantise(int coefficient, int step) {
 
 CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
                             const std::optional<TransformOptions>& transform) {
+    CompensatedFrame frame =
+        compensate_prediction(predict_field_by_rows(reference, field), current, transform);
+    frame.zero_motion_squared_error = squared_error(reference, current);
+    return frame;
+}
+
+CompensatedFrame compensate_prediction(Plane prediction, PlaneView current,
+                                       const std::optional<TransformOptions>& transform) {
     if (transform) static_cast<void>(reference::quantise_dequantise(0, transform->quantiser_step));
     CompensatedFrame frame;
-    frame.prediction = predict_field_by_rows(reference, field);
+    frame.prediction = std::move(prediction);
     frame.residual = reference::residual(current, frame.prediction.view());
     frame.residual_abs_sum = reference::residual_abs_sum(frame.residual);
     frame.prediction_squared_error = squared_error(frame.prediction.view(), current);
-    frame.zero_motion_squared_error = squared_error(reference, current);
     if (!transform) return frame;
 
     Int16Plane coefficients = reference::forward_transform_plane(frame.residual, transform->algorithm);

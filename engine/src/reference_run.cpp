@@ -138,10 +138,11 @@ void ReferenceRun::complete_oldest(std::vector<DecidedFrame>& decided) {
     const PlaneView current = frames_.at(frame)->luma.view();
     result.decided =
         decide_references(results, current, options_.params, references_.distances, workers_.get());
-    const Plane prediction = predict_decided(
+    auto prediction = std::make_shared<const Plane>(predict_decided(
         result.decided, current.width, current.height,
-        [&](int d) { return frames_.at(frame + d)->luma.view(); }, workers_.get());
-    result.mc_psnr_db = band_psnr(prediction.view(), current, *workers_);
+        [&](int d) { return frames_.at(frame + d)->luma.view(); }, workers_.get()));
+    result.mc_psnr_db = band_psnr(prediction->view(), current, *workers_);
+    result.prediction = std::move(prediction);
     if (references_.both_directions) {
         PairResult backward = receive();
         result.consistency = consistency(results.front().field, backward.field);

@@ -8,12 +8,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "compensation_outputs.hpp"
 #include "interrupt.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
 #include "pair_drawer.hpp"
 #include "picture.hpp"
 #include "xme/builtin_backends.hpp"
+#include "xme/compensation.hpp"
 #include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
 #include "xme/field_io.hpp"
@@ -30,8 +32,8 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
         {!settings.vector_array.empty(), "--vector-array"},
         {!settings.cost_array.empty(), "--cost-array"},
         {!settings.candidate_array.empty(), "--candidate-array"},
-        {settings.compensation.any() || settings.transform.has_value(),
-         "--prediction, --residual and --transform"},
+        {settings.transform.has_value() && settings.compensation.coefficients.empty(),
+         "--transform without --coefficients"},
         {settings.read_only, "--read-only"}};
     for (const auto& [given, name] : outputs) {
         if (given) {
@@ -286,6 +288,9 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     std::unique_ptr<DecidedFieldWriter> mvs_writer =
         settings.export_mvs.empty() ? nullptr : open_decided_mvs_writer(settings.export_mvs);
     if (settings.output == "-") std::cout << decided_csv_header();
+    // SPEC §12-§13 of the decided prediction (xme/compensation.hpp's compensate_prediction).
+    std::optional<CompensationOutputs> planes;
+    if (settings.compensation.any()) planes.emplace(settings.compensation, video.width, video.height);
     std::optional<PairDrawer> drawer;
     if (!draw.empty()) {
         // Frame `start` is estimated too where a future reference exists (SPEC §14).
@@ -302,6 +307,10 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
             if (writer) writer->write(frame);
             if (mvs_writer) mvs_writer->write(frame);
             if (flow_writer) flow_writer->write(frame, video.width, video.height);
+            if (planes) {
+                planes->write(compensate_prediction(Plane(*frame.prediction), frame.current->luma.view(),
+                                                    settings.transform));
+            }
             if (drawer)
                 drawer->draw_over(frame.frame, *frame.current, video,
                                   [&](Picture& picture) { paint_decided(picture, frame); });
@@ -334,6 +343,7 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
     if (writer) writer->finish(static_cast<std::int64_t>(frames.size()));
     if (mvs_writer) mvs_writer->finish(static_cast<std::int64_t>(frames.size()));
     if (flow_writer) flow_writer->finish(static_cast<std::int64_t>(frames.size()));
+    if (planes) planes->finish(static_cast<std::int64_t>(frames.size()));
     if (drawer) drawer->finish();
     const RunTotals totals = totals_of(frames);
     const int stop_signal = stopped() ? (interrupt_signal() != 0 ? interrupt_signal() : SIGINT) : 0;

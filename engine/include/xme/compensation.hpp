@@ -71,6 +71,11 @@ void predict_rectangle_by_rows(PlaneView reference, int x, int y, int width, int
 // quantiser step out of range.
 [[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
                                           const std::optional<TransformOptions>& transform);
+// SPEC §12-§13 from a prediction already made (SPEC §14's decided one): the residual, its figures and, with
+// `transform`, the coefficients; zero_motion_squared_error is left 0 (several references have no one
+// zero-motion reference).
+[[nodiscard]] CompensatedFrame compensate_prediction(Plane prediction, PlaneView current,
+                                                     const std::optional<TransformOptions>& transform);
 // The same for a session's request: compensate(), less the planes the request does not ask for.
 [[nodiscard]] CompensatedFrame compensate(PlaneView reference, PlaneView current, const MotionField& field,
                                           const CompensationRequest& request);

@@ -24,10 +24,11 @@ struct DecidedFrame {
     // shared with the next frame's temporal predictor), and each forward block's consistency with it (§14).
     std::shared_ptr<const MotionField> backward;
     std::vector<std::uint32_t> consistency;
-    double mc_psnr_db = 0;      // §12's prediction by the decided blocks against the current frame
-    double device_seconds = 0;  // the device's own time for every pair of this frame
-    int pairs = 0;              // the pairs it took: one per reference, and the backward one
-    int frames_taken_in = 0;    // the frames its pairs uploaded (PairResult::frames_taken_in)
+    std::shared_ptr<const Plane> prediction;  // §12's prediction by the decided blocks (predict_decided)
+    double mc_psnr_db = 0;                    // of `prediction` against the current frame
+    double device_seconds = 0;                // the device's own time for every pair of this frame
+    int pairs = 0;                            // the pairs it took: one per reference, and the backward one
+    int frames_taken_in = 0;                  // the frames its pairs uploaded (PairResult::frames_taken_in)
 };
 
 class ReferenceRun {
