@@ -296,7 +296,7 @@ TEST_SUITE("cli") {
     }
 
 #ifdef XME_TEST_HAVE_FFMPEG
-    TEST_CASE("estimate --direction both --draw: the flagged blocks outlined in red over the frame") {
+    TEST_CASE("estimate --direction both --draw and xme draw: the flagged blocks outlined in red") {
         const std::string clip = xme::test::clip_path("vtest.avi");  // walkers: occlusions in most frames
         if (!fs::exists(clip)) {
             MESSAGE("skipped: ", clip, " is missing");
@@ -334,8 +334,20 @@ TEST_SUITE("cli") {
                 CHECK(red >= 8);
             }
             MESSAGE(flagged, " flagged block(s) drawn at frame ", start + 1);
+            // `xme draw` of the -o rows draws the same picture.
+            const Run drawn = run_xme("draw " + clip + " --vectors " + (dir / "rows.csv").string() + " -o " +
+                                      (dir / "x.png").string());
+            INFO(drawn.output);
+            REQUIRE(drawn.exit_code == 0);
+            const auto again = xme::test::decode_pictures((dir / "x.png").string());
+            REQUIRE(again.size() == 1);
+            CHECK(again[0].rgb == pictures[0].rgb);
         }
         CHECK(flagged > 0);
+        const Run flow = run_xme("draw " + clip + " --vectors " + (dir / "rows.csv").string() +
+                                 " --style flow -o " + (dir / "f.png").string());
+        CHECK(flow.exit_code == 4);
+        CHECK(contains(flow.output, "SPEC §14's decided blocks"));
         // One PNG holds one frame.
         const Run many =
             run_xme("estimate " + clip + " --frames 3 --direction both --draw " + (dir / "m.png").string());

@@ -120,6 +120,12 @@ int run_draw(const DrawCommandOptions& o) {
                                                      " has one row per block, no partitions; estimate with "
                                                      "--partitions all to draw them");
     }
+    if (file.decided() && (draw.style == DrawStyle::flow || draw.partitions)) {
+        throw Error(ErrorKind::unsupported, o.vectors +
+                                                " holds SPEC §14's decided blocks (--refs, --direction "
+                                                "both): they are drawn as arrows, not with --style flow "
+                                                "or --partitions");
+    }
     // The video first: its size bounds the rows a frame of the file may hold, as they are read.
     set_ffmpeg_log(o.quiet ? FfmpegLog::errors : FfmpegLog::warnings);
     auto reader = open_video(o.input, raw);
@@ -155,7 +161,11 @@ int run_draw(const DrawCommandOptions& o) {
         if (!frame) throw_input_too_short(o, wanted, wanted);
         position = wanted + 1;
         Picture picture = Picture::of_frame(*frame);
-        draw_field(picture, field->rows, block_size, draw);
+        if (file.decided()) {
+            draw_decided(picture, field->rows, block_size);
+        } else {
+            draw_field(picture, field->rows, block_size, draw);
+        }
         writer->write(wanted, picture);
         ++drawn;
     }

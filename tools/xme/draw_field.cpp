@@ -64,4 +64,32 @@ void draw_field(Picture& picture, const std::vector<FieldRow>& rows, int block_s
     }
 }
 
+void draw_decided(Picture& picture, const std::vector<FieldRow>& rows, int block_size) {
+    for (const FieldRow& row : rows) {
+        if (row.flagged)
+            picture.outline(static_cast<int>(row.x), static_cast<int>(row.y), block_size, block_size,
+                            flagged_colour);
+    }
+    // Arrows last, so that no outline covers one; the backward ones under the forward ones.
+    const auto centre = [&](const FieldRow& row) {
+        return std::pair{static_cast<double>(row.x + block_size / 2),
+                         static_cast<double>(row.y + block_size / 2)};
+    };
+    for (const FieldRow& row : rows) {
+        if (row.back_mv_x == 0 && row.back_mv_y == 0) continue;
+        const auto [cx, cy] = centre(row);
+        picture.arrow(cx, cy, static_cast<double>(row.back_mv_x) / 4, static_cast<double>(row.back_mv_y) / 4,
+                      backward_colour);
+    }
+    for (const FieldRow& row : rows) {
+        const auto [cx, cy] = centre(row);
+        picture.arrow(cx, cy, static_cast<double>(row.mv_x) / 4, static_cast<double>(row.mv_y) / 4,
+                      row.ref < 0 ? decided_past_colour : decided_future_colour);
+        if (row.mode == 2) {
+            picture.arrow(cx, cy, static_cast<double>(row.mv2_x) / 4, static_cast<double>(row.mv2_y) / 4,
+                          decided_future_colour);
+        }
+    }
+}
+
 }  // namespace xme::cli

@@ -24,4 +24,14 @@ struct DrawOptions {
 void draw_field(Picture& picture, const std::vector<FieldRow>& rows, int block_size,
                 const DrawOptions& options);
 
+// SPEC §14's rows of one frame (FieldRow::decided): each block's chosen vector from its centre, green
+// from a past reference, orange from a future one (a bi-predicted block both); with both directions the
+// backward vector of the block at the same place in frame - 1 in cyan, and the blocks whose consistency
+// is flagged outlined in red.
+inline constexpr Rgb decided_past_colour{64, 220, 64};
+inline constexpr Rgb decided_future_colour{255, 150, 0};
+inline constexpr Rgb backward_colour{0, 200, 255};
+inline constexpr Rgb flagged_colour{255, 0, 0};
+void draw_decided(Picture& picture, const std::vector<FieldRow>& rows, int block_size);
+
 }  // namespace xme::cli

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <utility>
 
+#include "xme/decided_field_io.hpp"
 #include "xme/error.hpp"
 #include "xme/macroblock.hpp"
 #include "xme/params.hpp"
@@ -19,7 +21,9 @@ namespace {
 
 constexpr int block_columns = 9;
 constexpr int partition_columns = 15;
+constexpr int decided_columns = 18;  // SPEC §14's (xme/decided_field_io.hpp)
 constexpr int cost_kind_column = 7;  // a name in CSV, not read: drawing needs only the costs
+constexpr int mode_column = 10;      // §14's: past, future, both in CSV; 0, 1, 2 in NPY
 
 const std::string blocks_header = "frame,x,y,mv_x,mv_y,cost,cost_scale,cost_kind,candidates";
 const std::string partitions_header = blocks_header + ",partition,part_x,part_y,width,height,chosen";
@@ -42,8 +46,8 @@ bool read_bounded_line(std::istream& in, std::string& line) {
     }
 }
 
-// The row's columns in the order both formats share (xme/field_io.hpp).
-FieldRow row_of(const std::array<std::int64_t, 15>& v, bool partitions) {
+// The row's columns in the order both formats share (xme/field_io.hpp, xme/decided_field_io.hpp).
+FieldRow row_of(const std::array<std::int64_t, 18>& v, bool partitions, bool decided) {
     FieldRow row;
     row.x = v[1];
     row.y = v[2];
@@ -57,6 +61,18 @@ FieldRow row_of(const std::array<std::int64_t, 15>& v, bool partitions) {
         row.width = v[12];
         row.height = v[13];
         row.chosen = v[14] != 0;
+    }
+    if (decided) {
+        row.decided = true;
+        row.ref = v[9];
+        row.mode = static_cast<int>(v[10]);
+        row.mv2_x = v[11];
+        row.mv2_y = v[12];
+        row.ref2 = v[13];
+        row.back_mv_x = v[14];
+        row.back_mv_y = v[15];
+        row.consistency = v[16];
+        row.flagged = v[17] != 0;
     }
     return row;
 }
@@ -77,10 +93,12 @@ FieldFileReader::FieldFileReader(const std::string& path) : path_(path) {
         static_cast<void>(read_bounded_line(in_, line));
         if (line == partitions_header) {
             partitions_ = true;
+        } else if (line + "\n" == decided_csv_header()) {
+            decided_ = true;
         } else if (line != blocks_header) {
             malformed("its first line is not xme's CSV header");
         }
-        columns_ = partitions_ ? partition_columns : block_columns;
+        columns_ = partitions_ ? partition_columns : decided_ ? decided_columns : block_columns;
         return;
     }
     // NPY as NpyFieldWriter writes it: little-endian int32, C order, shape (rows, 9) or (rows, 15).
@@ -108,9 +126,10 @@ FieldFileReader::FieldFileReader(const std::string& path) : path_(path) {
     if (error != std::errc() || end - after_rows < 3 || after_rows[0] != ',' || after_rows[1] != ' ' ||
         std::from_chars(after_rows + 2, end, columns_).ec != std::errc() || npy_rows_left_ < 0)
         malformed("its shape is not (rows, columns)");
-    if (columns_ != block_columns && columns_ != partition_columns)
-        malformed("it has " + std::to_string(columns_) + " columns, not 9 or 15");
+    if (columns_ != block_columns && columns_ != partition_columns && columns_ != decided_columns)
+        malformed("it has " + std::to_string(columns_) + " columns, not 9, 15 or 18");
     partitions_ = columns_ == partition_columns;
+    decided_ = columns_ == decided_columns;
 }
 
 void FieldFileReader::malformed(const std::string& what) const {
@@ -136,7 +155,7 @@ void FieldFileReader::check_row(const Values& v) const {
         throw Error(ErrorKind::bad_input, path_ + ", " + where() + ": " + what + "; xme draws only what " +
                                               "`xme estimate -o` writes (man xme, `xme draw`)");
     };
-    if (v[0] < 1) {
+    if (v[0] < (decided_ ? 0 : 1)) {
         refuse("frame " + std::to_string(v[0]) +
                " has no field: the frame column is a pair's current frame, estimated against the frame "
                "before it, so the first is 1");
@@ -152,6 +171,19 @@ void FieldFileReader::check_row(const Values& v) const {
         refuse("the vector (" + std::to_string(v[3]) + ", " + std::to_string(v[4]) +
                ") is beyond any frame's reach: vectors are quarter-pel int16, " + std::to_string(low) + ".." +
                std::to_string(high) + " (SPEC §3)");
+    }
+    if (decided_) {
+        const auto distance_allowed = [](std::int64_t d) { return d != 0 && d >= -16 && d <= 16; };
+        if (v[10] < 0 || v[10] > 2) refuse("mode " + std::to_string(v[10]) + " is not past, future or both");
+        if (!distance_allowed(v[9]) || (v[10] == 2 && !distance_allowed(v[13])))
+            refuse("the reference distances " + std::to_string(v[9]) + ", " + std::to_string(v[13]) +
+                   " are not SPEC §14's -16..-1, 1..16");
+        for (const int c : {11, 12, 14, 15}) {
+            if (v[static_cast<std::size_t>(c)] < low || v[static_cast<std::size_t>(c)] > high)
+                refuse("a vector component " + std::to_string(v[static_cast<std::size_t>(c)]) +
+                       " is beyond quarter-pel int16");
+        }
+        return;
     }
     if (!partitions_) return;
     if (v[9] < 0 || v[9] >= partition_count)
@@ -186,7 +218,14 @@ bool FieldFileReader::read_csv_row(Values& values) {
     const char* end = line.data() + line.size();
     for (int column = 0; column < columns_; ++column) {
         const char* field_end = std::find(at, end, ',');
-        if (column != cost_kind_column) {
+        if (decided_ && column == mode_column) {
+            const std::string_view mode(at, static_cast<std::size_t>(field_end - at));
+            const std::int64_t code = mode == "past" ? 0 : mode == "future" ? 1 : mode == "both" ? 2 : -1;
+            if (code < 0)
+                malformed("line " + std::to_string(line_) + ", column " + std::to_string(column + 1) +
+                          " is not past, future or both");
+            values[static_cast<std::size_t>(column)] = code;
+        } else if (column != cost_kind_column) {
             const auto [stop, error] =
                 std::from_chars(at, field_end, values[static_cast<std::size_t>(column)]);
             if (error != std::errc() || stop != field_end)
@@ -203,7 +242,7 @@ bool FieldFileReader::read_csv_row(Values& values) {
 
 bool FieldFileReader::read_npy_row(Values& values) {
     if (npy_rows_left_ == 0) return false;
-    char bytes[partition_columns * 4];
+    char bytes[decided_columns * 4];
     if (!in_.read(bytes, columns_ * 4)) malformed("its shape promises more rows than the file holds");
     for (int column = 0; column < columns_; ++column) {
         std::uint32_t bits = 0;
@@ -231,7 +270,7 @@ std::optional<FieldFrame> FieldFileReader::next() {
     FieldFrame frame;
     frame.frame = values[0];
     last_frame_ = frame.frame;
-    frame.rows.push_back(row_of(values, partitions_));
+    frame.rows.push_back(row_of(values, partitions_, decided_));
     while (read_row(values)) {
         if (values[0] != frame.frame) {
             pending_ = values;
@@ -243,7 +282,7 @@ std::optional<FieldFrame> FieldFileReader::next() {
                                                   limit_reason_ +
                                                   ": were the vectors estimated on another video?");
         }
-        frame.rows.push_back(row_of(values, partitions_));
+        frame.rows.push_back(row_of(values, partitions_, decided_));
     }
     return frame;
 }

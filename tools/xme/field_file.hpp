@@ -26,6 +26,19 @@ struct FieldRow {
     std::int64_t width = 0;
     std::int64_t height = 0;
     bool chosen = false;
+    // SPEC §14's rows (xme/decided_field_io.hpp's 18 columns) only: mv's reference distance, the mode
+    // (0 past, 1 future, 2 both), a bi-predicted block's future vector and distance, the backward vector
+    // of the block at (x, y) of frame - 1, the consistency and its flag.
+    bool decided = false;
+    std::int64_t ref = 0;
+    int mode = 0;
+    std::int64_t mv2_x = 0;
+    std::int64_t mv2_y = 0;
+    std::int64_t ref2 = 0;
+    std::int64_t back_mv_x = 0;
+    std::int64_t back_mv_y = 0;
+    std::int64_t consistency = 0;
+    bool flagged = false;
 };
 
 struct FieldFrame {
@@ -35,9 +48,10 @@ struct FieldFrame {
 
 class FieldFileReader {
 public:
-    // Opens a file written by `xme estimate -o` (by extension, as open_field_writer writes them) and
-    // reads its header. Throws Error(invalid_argument) for an extension that is neither .csv nor .npy,
-    // Error(bad_input) for a file that cannot be read or is not xme's.
+    // Opens a file written by `xme estimate -o` (by extension, as open_field_writer writes them, or
+    // SPEC §14's rows of --refs and --direction both) and reads its header. Throws Error(invalid_argument)
+    // for an extension that is neither .csv nor .npy, Error(bad_input) for a file that cannot be read or is
+    // not xme's.
     explicit FieldFileReader(const std::string& path);
 
     // Bounds the rows one frame may hold to the most any block grid over a width x height picture has
@@ -47,15 +61,17 @@ public:
 
     [[nodiscard]] const std::string& path() const { return path_; }
     [[nodiscard]] bool partitions() const { return partitions_; }  // 15 columns: one row per partition
+    [[nodiscard]] bool decided() const { return decided_; }        // 18 columns: SPEC §14's rows
     // The next frame's rows, or nothing at the end. Throws Error(bad_input) naming the line or row
     // that is not xme's, or frames out of order. Every row is checked against what xme writes (xme(1),
     // `xme draw`): its frame is a pair's current frame, so at least 1 (the pair is frame - 1 to
-    // frame); its vector fits SPEC §3's quarter-pel int16; a partition row is SPEC §9's partition of
-    // that index, inside its macroblock.
+    // frame; §14's rows from 0, estimated from the future); its vectors fit SPEC §3's quarter-pel int16;
+    // a partition row is SPEC §9's partition of that index, inside its macroblock; a §14 row's mode is
+    // past, future or both and its references are distances SPEC §14 allows.
     [[nodiscard]] std::optional<FieldFrame> next();
 
 private:
-    using Values = std::array<std::int64_t, 15>;
+    using Values = std::array<std::int64_t, 18>;
     [[nodiscard]] bool read_row(Values& values);
     [[nodiscard]] bool read_csv_row(Values& values);
     [[nodiscard]] bool read_npy_row(Values& values);
@@ -68,6 +84,7 @@ private:
     std::ifstream in_;
     bool npy_ = false;
     bool partitions_ = false;
+    bool decided_ = false;
     int columns_ = 9;
     std::int64_t npy_rows_left_ = 0;
     std::int64_t line_ = 1;      // CSV: the line last read

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compensation_outputs.hpp"
+#include "draw_field.hpp"
 #include "interrupt.hpp"
 #include "job_options.hpp"
 #include "output_files.hpp"
@@ -45,30 +46,40 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
     }
 }
 
-// §14's picture of a decided frame: each block's chosen vector(s) from its centre, and with both
-// directions the blocks whose consistency is flagged outlined in red (the occlusion signal).
+// §14's picture of a decided frame: as `xme draw` draws its -o rows (draw_decided).
 void paint_decided(Picture& picture, const DecidedFrame& frame) {
     const DecidedField& field = frame.decided;
-    const int b = field.block_size;
-    constexpr Rgb past{64, 220, 64};
-    constexpr Rgb future{255, 150, 0};
-    constexpr Rgb flagged{255, 0, 0};
-    for (std::size_t i = 0; i < frame.consistency.size(); ++i) {
-        if (frame.consistency[i] <= consistency_flag_threshold) continue;
-        const int bx = static_cast<int>(i % static_cast<std::size_t>(field.blocks_x));
-        const int by = static_cast<int>(i / static_cast<std::size_t>(field.blocks_x));
-        picture.outline(bx * b, by * b, b, b, flagged);
-    }
+    std::vector<FieldRow> rows;
+    rows.reserve(field.blocks.size());
     for (int by = 0; by < field.blocks_y; ++by) {
         for (int bx = 0; bx < field.blocks_x; ++bx) {
-            const DecidedBlock& block = field.at(bx, by);
-            const int cx = bx * b + b / 2;
-            const int cy = by * b + b / 2;
-            picture.arrow(cx, cy, block.mv.x / 4.0, block.mv.y / 4.0, block.distance < 0 ? past : future);
-            if (block.mode == ReferenceMode::both)
-                picture.arrow(cx, cy, block.second_mv.x / 4.0, block.second_mv.y / 4.0, future);
+            const std::size_t i = static_cast<std::size_t>(by) * static_cast<std::size_t>(field.blocks_x) +
+                                  static_cast<std::size_t>(bx);
+            const DecidedBlock& block = field.blocks[i];
+            FieldRow row;
+            row.x = std::int64_t{bx} * field.block_size;
+            row.y = std::int64_t{by} * field.block_size;
+            row.mv_x = block.mv.x;
+            row.mv_y = block.mv.y;
+            row.cost = block.cost;
+            row.decided = true;
+            row.ref = block.distance;
+            row.mode = static_cast<int>(block.mode);
+            row.mv2_x = block.second_mv.x;
+            row.mv2_y = block.second_mv.y;
+            row.ref2 = block.second_distance;
+            if (frame.backward) {
+                row.back_mv_x = frame.backward->blocks[i].mv_x;
+                row.back_mv_y = frame.backward->blocks[i].mv_y;
+            }
+            if (!frame.consistency.empty()) {
+                row.consistency = frame.consistency[i];
+                row.flagged = frame.consistency[i] > consistency_flag_threshold;
+            }
+            rows.push_back(row);
         }
     }
+    draw_decided(picture, rows, field.block_size);
 }
 
 // -o FLOW.flo with --direction both: the forward flow of frame f to the path (or its pattern's file for f)
