@@ -105,10 +105,19 @@ void Registry::refuse_absent_index(std::string_view name) {
 
 std::unique_ptr<Device> Registry::open(std::string_view name) {
     if (name == "auto") return open(best_device_name());
-    std::string listing;
+    // Until the whole list is made, only the named family is asked for its devices: opening cuda:0 or cpu
+    // need not start a Vulkan instance too (issue 56's setup; docs/scheduler.md, "Setup").
+    std::vector<DeviceInfo> family_devices;
+    const std::vector<DeviceInfo>* list = nullptr;
+    if (!listed_) {
+        if (Backend* backend = find_backend(family_of(name)); backend != nullptr) {
+            family_devices = backend->devices();
+            list = &family_devices;
+        }
+    }
+    if (list == nullptr) list = &devices();
     const DeviceInfo* match = nullptr;
-    for (const auto& info : devices()) {
-        listing += (listing.empty() ? " " : ", ") + info.name + (info.available ? "" : " (unavailable)");
+    for (const auto& info : *list) {
         const bool exact = info.name == name;
         const bool first_of_family = info.backend == name && info.available && match == nullptr;
         if (exact || first_of_family) match = &info;
@@ -116,6 +125,9 @@ std::unique_ptr<Device> Registry::open(std::string_view name) {
     }
     if (match == nullptr) {
         refuse_absent_index(name);
+        std::string listing;
+        for (const auto& info : devices())
+            listing += (listing.empty() ? " " : ", ") + info.name + (info.available ? "" : " (unavailable)");
         throw Error(ErrorKind::invalid_argument, "unknown device '" + std::string(name) +
                                                      "'; the devices are" + listing +
                                                      " (xme devices says more)");

@@ -24,7 +24,8 @@ public:
     // "auto" (the available device with the highest preference). Unknown names throw
     // Error(invalid_argument) with the list of what exists; unavailable ones, a known family's "cuda:0"
     // where it has no such device included, Error(device) saying why. Several threads may open devices
-    // at once once devices() has listed them (the scheduler opens a job's devices in parallel).
+    // at once once devices() has listed them (the scheduler opens a job's devices in parallel). Before
+    // that, only the named device's family is asked for its devices (no other backend is started).
     [[nodiscard]] std::unique_ptr<Device> open(std::string_view name);
     // The name "auto" resolves to, and why it was chosen.
     [[nodiscard]] std::string best_device_name(std::string* reason = nullptr);
