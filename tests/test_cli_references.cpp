@@ -271,6 +271,12 @@ TEST_SUITE("cli") {
             CHECK(differing == 0);
             const double psnr = 10 * std::log10(255.0 * 255.0 * static_cast<double>(plane) / squared);
             CHECK(psnr == doctest::Approx(frames[f]["mc_psnr_db"].get<double>()).epsilon(1e-9));
+            // SPEC §13 on the decided residual: the quantised residual added back improves the prediction.
+            const auto& transform = frames[f]["transform"];
+            REQUIRE(transform.is_object());
+            CHECK(transform["reconstruction_psnr_db"].get<double>() > psnr);
+            CHECK(transform["zero_fraction"].get<double>() > 0);
+            CHECK(transform["zero_fraction"].get<double>() < 1);
         }
         CHECK(fs::file_size(dir / "c.npy") == residual.size());
     }

@@ -33,8 +33,6 @@ void refuse_unsupported_outputs(const EstimateSettings& settings) {
         {!settings.vector_array.empty(), "--vector-array"},
         {!settings.cost_array.empty(), "--cost-array"},
         {!settings.candidate_array.empty(), "--candidate-array"},
-        {settings.transform.has_value() && settings.compensation.coefficients.empty(),
-         "--transform without --coefficients"},
         {settings.read_only, "--read-only"}};
     for (const auto& [given, name] : outputs) {
         if (given) {
@@ -132,6 +130,7 @@ struct FrameFigures {
     double device_seconds = 0;
     int pairs = 0;
     int frames_taken_in = 0;
+    std::optional<TransformFigures> transform;  // --transform: SPEC §13 on the decided residual
 };
 
 FrameFigures figures_of(const DecidedFrame& frame) {
@@ -206,16 +205,22 @@ nlohmann::json summary_json(const EstimateSettings& settings, const std::string&
     const std::int64_t frame_bytes = static_cast<std::int64_t>(video.width) * video.height;
     nlohmann::json per_frame = nlohmann::json::array();
     for (const FrameFigures& f : frames) {
-        per_frame.push_back({{"frame", f.frame},
-                             {"modes", {{"past", f.modes[0]}, {"future", f.modes[1]}, {"both", f.modes[2]}}},
-                             {"total_cost", f.total_cost},
-                             {"rate_bits", f.rate_bits},
-                             {"mc_psnr_db", f.mc_psnr_db},
-                             {"consistency_mean", f.consistency_mean},
-                             {"flagged_fraction", f.flagged_fraction},
-                             {"device_ms", f.device_seconds * 1e3},
-                             {"pairs", f.pairs},
-                             {"bytes_uploaded", f.frames_taken_in * frame_bytes}});
+        per_frame.push_back(
+            {{"frame", f.frame},
+             {"modes", {{"past", f.modes[0]}, {"future", f.modes[1]}, {"both", f.modes[2]}}},
+             {"total_cost", f.total_cost},
+             {"rate_bits", f.rate_bits},
+             {"mc_psnr_db", f.mc_psnr_db},
+             {"consistency_mean", f.consistency_mean},
+             {"flagged_fraction", f.flagged_fraction},
+             {"device_ms", f.device_seconds * 1e3},
+             {"pairs", f.pairs},
+             {"transform",
+              f.transform ? nlohmann::json{{"coefficient_energy", f.transform->coefficient_energy},
+                                           {"zero_fraction", f.transform->zero_fraction},
+                                           {"reconstruction_psnr_db", f.transform->reconstruction_psnr_db}}
+                          : nlohmann::json()},
+             {"bytes_uploaded", f.frames_taken_in * frame_bytes}});
     }
     const auto& p = settings.session.params;
     return {{"input", settings.input},
@@ -318,15 +323,19 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
             if (writer) writer->write(frame);
             if (mvs_writer) mvs_writer->write(frame);
             if (flow_writer) flow_writer->write(frame, video.width, video.height);
-            if (planes) {
-                planes->write(compensate_prediction(Plane(*frame.prediction), frame.current->luma.view(),
-                                                    settings.transform));
+            std::optional<TransformFigures> transform;
+            if (planes || settings.transform) {
+                CompensatedFrame compensated = compensate_prediction(
+                    Plane(*frame.prediction), frame.current->luma.view(), settings.transform);
+                transform = compensated.transform;
+                if (planes) planes->write(compensated);
             }
             if (drawer)
                 drawer->draw_over(frame.frame, *frame.current, video,
                                   [&](Picture& picture) { paint_decided(picture, frame); });
             if (settings.output == "-") std::cout << decided_csv_rows(frame);
             frames.push_back(figures_of(frame));
+            frames.back().transform = transform;
         }
     };
     auto stopped = [&] {
