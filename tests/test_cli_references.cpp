@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,23 @@ namespace {
 using namespace xme::test::cli;
 using xme::test::exports::file_bytes;
 namespace fs = std::filesystem;
+
+// The rows of a §14 CSV (xme/decided_field_io.hpp's 18 columns; cost_kind and mode are words), after
+// its header.
+std::vector<std::vector<std::string>> decided_rows(const fs::path& path) {
+    std::istringstream in(read_file(path));
+    std::string line;
+    std::getline(in, line);
+    REQUIRE(line.ends_with(",consistency,flagged"));
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line)) {
+        auto& row = rows.emplace_back();
+        std::istringstream fields(line);
+        for (std::string field; std::getline(fields, field, ',');) row.push_back(field);
+        REQUIRE(row.size() == 18);
+    }
+    return rows;
+}
 
 }  // namespace
 
@@ -125,19 +143,12 @@ TEST_SUITE("cli") {
             // after its past one), then frame - 1's backward ones.
             std::vector<xme::test::exports::MvsRecord> expected;
             std::vector<xme::test::exports::MvsRecord> backward;
-            std::istringstream rows(read_file(dir / "rows.csv"));
-            std::string line;
-            std::getline(rows, line);
             int frame = -1;
             const auto flush = [&] {
                 expected.insert(expected.end(), backward.begin(), backward.end());
                 backward.clear();
             };
-            while (std::getline(rows, line)) {
-                std::vector<std::string> c;
-                std::istringstream fields(line);
-                for (std::string field; std::getline(fields, field, ',');) c.push_back(field);
-                REQUIRE(c.size() == 18);
+            for (const auto& c : decided_rows(dir / "rows.csv")) {
                 const auto number = [&](int i) { return std::stoi(c[static_cast<std::size_t>(i)]); };
                 if (number(0) != frame) flush();
                 frame = number(0);
@@ -186,9 +197,6 @@ TEST_SUITE("cli") {
         INFO(rows_run.output, flow_run.output);
         REQUIRE(rows_run.exit_code == 0);
         REQUIRE(flow_run.exit_code == 0);
-        std::istringstream rows(read_file(dir / "rows.csv"));
-        std::string line;
-        std::getline(rows, line);
         int checked = 0;
         int moving = 0;
         const auto name = [&](int frame, const char* suffix) {
@@ -196,11 +204,7 @@ TEST_SUITE("cli") {
             std::snprintf(text, sizeof text, "f_%03d%s.flo", frame, suffix);
             return (dir / text).string();
         };
-        while (std::getline(rows, line)) {
-            std::vector<std::string> c;
-            std::istringstream fields(line);
-            for (std::string field; std::getline(fields, field, ',');) c.push_back(field);
-            REQUIRE(c.size() == 18);
+        for (const auto& c : decided_rows(dir / "rows.csv")) {
             const auto number = [&](int i) { return std::stoi(c[static_cast<std::size_t>(i)]); };
             const int frame = number(0);
             const int x = number(1) + 5;  // a pixel inside the block (tree.avi is 320x240: whole blocks)
@@ -321,15 +325,7 @@ TEST_SUITE("cli") {
             REQUIRE(run.exit_code == 0);
             const auto pictures = xme::test::decode_pictures((dir / "d.png").string());
             REQUIRE(pictures.size() == 1);
-            std::istringstream rows(read_file(dir / "rows.csv"));
-            std::string line;
-            std::getline(rows, line);
-            REQUIRE(line.ends_with(",consistency,flagged"));
-            while (std::getline(rows, line)) {
-                std::vector<std::string> columns;  // cost_kind is a word; x, y and flagged are numbers
-                std::istringstream fields(line);
-                for (std::string field; std::getline(fields, field, ',');) columns.push_back(field);
-                REQUIRE(columns.size() == 18);
+            for (const auto& columns : decided_rows(dir / "rows.csv")) {
                 if (columns[17] == "0") continue;
                 ++flagged;
                 const int bx = std::stoi(columns[1]);

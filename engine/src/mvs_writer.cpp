@@ -41,12 +41,29 @@ void append_record(std::string& bytes, std::int64_t frame_index, int x, int y, i
     append_le(bytes, static_cast<std::uint16_t>(quarter_pel));
 }
 
-class MvsWriter final : public FieldWriter, AppendingFile {
-public:
-    MvsWriter(const std::string& path, FieldLayout layout) : AppendingFile(path), layout_(layout) {
+// The file both writers append to: its records, then the header's count, a frame at a time.
+class MvsFile : protected AppendingFile {
+protected:
+    explicit MvsFile(const std::string& path) : AppendingFile(path) {
         append(header(0));
         commit();
     }
+    // Data first, shape second, as the vectors' .npy: a crash in between leaves the old count.
+    void append_frame(const std::string& data, std::int64_t records) {
+        append(data);
+        put(header(whole_rows() + records), 0);
+        commit(records);
+    }
+
+private:
+    [[nodiscard]] std::string header(std::int64_t records) const override {
+        return npy_header(mvs_record_descr(), "(" + std::to_string(records) + ",)", header_bytes);
+    }
+};
+
+class MvsWriter final : public FieldWriter, MvsFile {
+public:
+    MvsWriter(const std::string& path, FieldLayout layout) : MvsFile(path), layout_(layout) {}
 
     void write(std::int64_t frame_index, const MotionField& field) override {
         check_shape(frame_index, field);
@@ -75,19 +92,12 @@ public:
                 }
             }
         }
-        // Data first, shape second, as the vectors' .npy: a crash in between leaves the old count.
-        append(data);
-        put(header(whole_rows() + records), 0);
-        commit(records);
+        append_frame(data, records);
     }
 
     void finish(std::int64_t frames) override { finish_frames(frames); }
 
 private:
-    [[nodiscard]] std::string header(std::int64_t records) const override {
-        return npy_header(mvs_record_descr(), "(" + std::to_string(records) + ",)", header_bytes);
-    }
-
     void check_shape(std::int64_t frame_index, const MotionField& field) const {
         const auto blocks =
             static_cast<std::size_t>(field.blocks_x) * static_cast<std::size_t>(field.blocks_y);
@@ -119,12 +129,9 @@ BlockMotion motion_of(MotionVector mv) {
 }
 
 // SPEC §14's records (xme/mvs_io.hpp, open_decided_mvs_writer).
-class DecidedMvsWriter final : public DecidedFieldWriter, AppendingFile {
+class DecidedMvsWriter final : public DecidedFieldWriter, MvsFile {
 public:
-    explicit DecidedMvsWriter(const std::string& path) : AppendingFile(path) {
-        append(header(0));
-        commit();
-    }
+    explicit DecidedMvsWriter(const std::string& path) : MvsFile(path) {}
 
     void write(const DecidedFrame& frame) override {
         const DecidedField& field = frame.decided;
@@ -153,17 +160,10 @@ public:
                 }
             }
         }
-        append(data);
-        put(header(whole_rows() + records), 0);
-        commit(records);
+        append_frame(data, records);
     }
 
     void finish(std::int64_t frames) override { finish_frames(frames); }
-
-private:
-    [[nodiscard]] std::string header(std::int64_t records) const override {
-        return npy_header(mvs_record_descr(), "(" + std::to_string(records) + ",)", header_bytes);
-    }
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
 // `xme estimate --refs LIST` and `--direction both` (SPEC §14), on one device.
 #pragma once
 
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "estimate_job.hpp"
@@ -21,5 +24,13 @@ void run_reference_estimate(const EstimateSettings& settings, const std::string&
 // first device's (SPEC §14 is bit-exact wherever a device's pairs are; a device whose pairs are within a
 // tolerance is refused). Prints the table, writes the JSON; Error(mismatch) when a device disagrees.
 void run_reference_compare(const EstimateSettings& settings);
+
+// Shared by the two (reference_job.cpp): the run's input, checked and positioned at --start (luma only
+// unless pictures need the colour); the caller's registry or one of the run's own; the JSON's
+// "parameters".
+[[nodiscard]] std::unique_ptr<VideoReader> open_reference_input(const EstimateSettings& settings,
+                                                                bool keep_colour);
+[[nodiscard]] Registry& reference_registry(const EstimateSettings& settings, std::optional<Registry>& own);
+[[nodiscard]] nlohmann::json reference_parameters_json(const EstimateSettings& settings);
 
 }  // namespace xme::cli
