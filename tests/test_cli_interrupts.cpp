@@ -324,6 +324,79 @@ TEST_SUITE("cli") {
         fs::remove_all(root);
     }
 
+    TEST_CASE("SPEC §14's job interrupted at random times: its outputs agree, the summary says so") {
+        if (real_clip_missing()) return;
+        auto rng = xme::test::rng_for("cli/interrupts/references");
+        const fs::path root = scratch_dir("interrupts_references");
+        const std::vector<std::string> arguments{
+            "estimate", real_clip(), "--frames",     "60",        "--refs=-1,+1", "--algo", "fs+qpel",
+            "--qp",     "28",        "-q",           "--backend", "cpu",          "-o",     "v.csv",
+            "--json",   "s.json",    "--export-mvs", "m.mvs.npy", "--prediction", "p.y4m"};
+        const fs::path whole = root / "whole";
+        fs::create_directories(whole);
+        const auto start = std::chrono::steady_clock::now();
+        REQUIRE(run_and_signal(arguments, whole, 0, {}).exit_code == 0);
+        const auto took =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+        const auto complete = nlohmann::json::parse(read_file(whole / "s.json"));
+        CHECK(complete["interrupted"].is_null());
+        const auto all_frames = static_cast<std::int64_t>(complete["frames"].size());
+        std::map<std::string, int> endings;
+        for (int run = 0; run < 10; ++run) {
+            const fs::path dir = root / ("run" + std::to_string(run));
+            fs::create_directories(dir);
+            const int signal = (rng() & 1) != 0 ? SIGINT : SIGTERM;
+            const auto delay = std::chrono::microseconds(
+                std::uniform_int_distribution<std::int64_t>(0, took.count() * 11 / 10)(rng));
+            const Ending ending = run_and_signal(arguments, dir, signal, delay);
+            INFO("run ", run, ": signal ", signal, " after ", delay.count(), " us; exit ", ending.exit_code,
+                 " signal ", ending.signal, " (XME_TEST_SEED=", xme::test::run_seed(), " replays it)");
+            for (const auto& entry : fs::directory_iterator(dir))  // no temporary file is left
+                CHECK(entry.path().filename().string().find(".xme-") == std::string::npos);
+            // Interrupted, xme ends by the signal itself (its shell sees 128 + n), its outputs whole.
+            const bool by_signal = ending.exit_code == -1;
+            if (by_signal) {
+                CHECK(ending.signal == signal);
+            } else {
+                CHECK(ending.exit_code == 0);
+            }
+            if (!fs::exists(dir / "s.json")) {  // before the job began: nothing written
+                CHECK(by_signal);
+                CHECK(!fs::exists(dir / "v.csv"));
+                ++endings["before the job"];
+                continue;
+            }
+            const auto summary = nlohmann::json::parse(read_file(dir / "s.json"));
+            const auto frames = static_cast<std::int64_t>(summary["frames"].size());
+            if (summary["interrupted"].is_null()) {
+                CHECK(frames == all_frames);
+                ++endings["complete"];
+            } else {
+                CHECK(by_signal);
+                CHECK(summary["interrupted"] == (signal == SIGINT ? "SIGINT" : "SIGTERM"));
+                CHECK(frames <= all_frames);
+                ++endings["by the signal"];
+            }
+            // The rows, the vectors and the predictions hold the frames the summary counts.
+            std::set<std::string> row_frames;
+            for (const auto& line : lines_of(read_file(dir / "v.csv"))) {
+                if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) != 0)
+                    row_frames.insert(line.substr(0, line.find(',')));
+            }
+            CHECK(static_cast<std::int64_t>(row_frames.size()) == frames);
+            const std::string predictions = read_file(dir / "p.y4m");  // gray: "FRAME\n" and W x H a picture
+            const std::size_t picture = 6 + static_cast<std::size_t>(complete["video"]["width"].get<int>()) *
+                                                complete["video"]["height"].get<std::size_t>();
+            const std::size_t header = predictions.find('\n') + 1;
+            CHECK((predictions.size() - header) % picture == 0);
+            CHECK(static_cast<std::int64_t>((predictions.size() - header) / picture) == frames);
+        }
+        MESSAGE("10 interrupted §14 runs: ", endings["by the signal"], " ended by the signal, ",
+                endings["complete"], " complete before it, ", endings["before the job"],
+                " before the job began");
+        fs::remove_all(root);
+    }
+
     TEST_CASE("a disk that fills up during the run: exit 7, every output whole and agreeing") {
         if (real_clip_missing()) return;
         auto rng = xme::test::rng_for("cli/full tmpfs");
