@@ -27,7 +27,7 @@ TEST_SUITE("scheduler") {
             workers.run(bands, [&](int band) {
                 taken[static_cast<std::size_t>(band)].fetch_add(1);
                 // Long enough for the other threads to wake and take bands too.
-                std::this_thread::sleep_for(std::chrono::microseconds(50));
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
                 const std::lock_guard<std::mutex> lock(mutex);
                 threads.insert(std::this_thread::get_id());
             });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -204,20 +205,25 @@ TEST_SUITE("cli") {
             std::snprintf(text, sizeof text, "f_%03d%s.flo", frame, suffix);
             return (dir / text).string();
         };
-        for (const auto& c : decided_rows(dir / "rows.csv")) {
+        std::map<std::string, xme::test::exports::Flow> flows;  // each file read once
+        const auto flow = [&](const std::string& path) -> const xme::test::exports::Flow& {
+            auto found = flows.find(path);
+            if (found == flows.end()) found = flows.emplace(path, xme::test::exports::read_flo(path)).first;
+            return found->second;
+        };
+        for (const auto& c : decided_rows(dir / "rows.csv")) {  // every block of the two frames
             const auto number = [&](int i) { return std::stoi(c[static_cast<std::size_t>(i)]); };
             const int frame = number(0);
             const int x = number(1) + 5;  // a pixel inside the block (tree.avi is 320x240: whole blocks)
             const int y = number(2) + 7;
-            const auto forward = xme::test::exports::read_flo(name(frame, ""));
-            const auto backward = xme::test::exports::read_flo(name(frame - 1, ".backward"));
+            const auto& forward = flow(name(frame, ""));
+            const auto& backward = flow(name(frame - 1, ".backward"));
             CHECK(forward.u(x, y) == static_cast<float>(number(3)) / 4);
             CHECK(forward.v(x, y) == static_cast<float>(number(4)) / 4);
             CHECK(backward.u(x, y) == static_cast<float>(number(14)) / 4);
             CHECK(backward.v(x, y) == static_cast<float>(number(15)) / 4);
-            moving += number(3) != 0 || number(14) != 0 ? 1 : 0;
+            moving += number(3) != 0 || number(4) != 0 || number(14) != 0 || number(15) != 0 ? 1 : 0;
             ++checked;
-            if (checked > 40) break;  // reading a file per row: enough rows
         }
         CHECK(checked > 0);
         CHECK(moving > 0);
